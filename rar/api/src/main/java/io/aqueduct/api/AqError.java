@@ -1,0 +1,60 @@
+package io.aqueduct.api;
+
+/** The AQ error numbers Aqueduct reports, named after the condition. */
+public final class AqError {
+    private AqError() {
+    }
+
+    /** A failure of the store itself (database, I/O); the cause says more. */
+    public static final int STORE_FAILURE = 0;
+    /** Queue table already exists. */
+    public static final int QUEUE_TABLE_EXISTS = 24001;
+    /** Queue table does not exist. */
+    public static final int QUEUE_TABLE_NOT_FOUND = 24002;
+    /** Queue already exists. */
+    public static final int QUEUE_EXISTS = 24006;
+    /** Queue does not exist (administrative interface). */
+    public static final int QUEUE_NOT_FOUND = 24010;
+    /** A queue must be stopped before it is dropped. */
+    public static final int QUEUE_NOT_STOPPED = 24011;
+    /** A queue table still holds queues and force was not given. */
+    public static final int QUEUE_TABLE_HAS_QUEUES = 24012;
+    /** An exception queue cannot be enabled for enqueue. */
+    public static final int EXCEPTION_QUEUE_ENQUEUE = 24017;
+    /** An identifier is too long. */
+    public static final int NAME_TOO_LONG = 24019;
+    /** No subscribers and no recipients for a message of a multi-consumer queue. */
+    public static final int NO_RECIPIENTS = 24033;
+    /** A queue is busy (outstanding transactions) and the caller asked not to wait. */
+    public static final int QUEUE_BUSY = 24203;
+    /** A queue is not enabled for enqueue. */
+    public static final int ENQUEUE_DISABLED = 25207;
+    /** A negative delay. */
+    public static final int INVALID_DELAY = 25203;
+    /** A negative expiration other than NEVER. */
+    public static final int INVALID_EXPIRATION = 25209;
+    /** A value that must be non-negative is negative (max_retries, retry_delay, retention, wait, ...). */
+    public static final int INVALID_VALUE = 24097;
+    /** The queue does not exist (operational interface). */
+    public static final int QUEUE_DOES_NOT_EXIST = 25205;
+    /** The payload does not match the queue table's payload type. */
+    public static final int PAYLOAD_TYPE_MISMATCH = 25215;
+    /** A queue is not enabled for dequeue. */
+    public static final int DEQUEUE_DISABLED = 25226;
+    /** No message (NO_WAIT, end of fetch) or the wait timed out. */
+    public static final int NO_MESSAGE = 25228;
+    /** A consumer name is required for a multi-consumer queue. */
+    public static final int CONSUMER_NAME_REQUIRED = 25231;
+    /** All messages of the current transaction group have been fetched. */
+    public static final int END_OF_GROUP = 25235;
+    /** Correlation changed between dequeue calls without FIRST_MESSAGE. */
+    public static final int CORRELATION_CHANGED = 25241;
+    /** LISTEN timed out. */
+    public static final int LISTEN_TIMEOUT = 25254;
+    /** No message with the given message id in the queue. */
+    public static final int MESSAGE_NOT_FOUND = 25263;
+    /** A name is not a valid identifier. */
+    public static final int INVALID_NAME = 44003;
+    /** The session is closed or in a state that forbids the call. */
+    public static final int SESSION_STATE = 25400;
+}

@@ -1,0 +1,103 @@
+package io.aqueduct.api;
+
+/**
+ * AQ's dequeue options. Defaults: REMOVE, NEXT_MESSAGE (the first call in a session starts at the
+ * head of the queue), wait FOREVER, ON_COMMIT, no msgid, no correlation.
+ */
+public final class DequeueOptions {
+    /** Wait: block until a message is available. */
+    public static final long FOREVER = -1;
+    /** Wait: return at once (25228 if nothing is available). */
+    public static final long NO_WAIT = 0;
+
+    private String consumerName;
+    private DequeueMode mode = DequeueMode.REMOVE;
+    private Navigation navigation = Navigation.NEXT_MESSAGE;
+    private Visibility visibility = Visibility.ON_COMMIT;
+    private long waitSeconds = FOREVER;
+    private MessageId messageId;
+    private String correlation;
+
+    public static DequeueOptions create() {
+        return new DequeueOptions();
+    }
+
+    /** The consumer dequeuing; required on multi-consumer queues, null on single-consumer queues. */
+    public DequeueOptions consumerName(String consumerName) {
+        this.consumerName = consumerName;
+        return this;
+    }
+
+    public DequeueOptions mode(DequeueMode mode) {
+        this.mode = mode == null ? DequeueMode.REMOVE : mode;
+        return this;
+    }
+
+    public DequeueOptions navigation(Navigation navigation) {
+        this.navigation = navigation == null ? Navigation.NEXT_MESSAGE : navigation;
+        return this;
+    }
+
+    public DequeueOptions visibility(Visibility visibility) {
+        this.visibility = visibility == null ? Visibility.ON_COMMIT : visibility;
+        return this;
+    }
+
+    /** Seconds to wait for a message: {@link #FOREVER}, {@link #NO_WAIT} or a number of seconds. */
+    public DequeueOptions waitSeconds(long waitSeconds) {
+        this.waitSeconds = waitSeconds;
+        return this;
+    }
+
+    /** Dequeue exactly this message. */
+    public DequeueOptions messageId(MessageId messageId) {
+        this.messageId = messageId;
+        return this;
+    }
+
+    /** Dequeue only messages with this correlation; {@code %} and {@code _} are wildcards as in LIKE. */
+    public DequeueOptions correlation(String correlation) {
+        this.correlation = correlation;
+        return this;
+    }
+
+    public String consumerName() {
+        return consumerName;
+    }
+
+    public DequeueMode mode() {
+        return mode;
+    }
+
+    public Navigation navigation() {
+        return navigation;
+    }
+
+    public Visibility visibility() {
+        return visibility;
+    }
+
+    public long waitSeconds() {
+        return waitSeconds;
+    }
+
+    public MessageId messageId() {
+        return messageId;
+    }
+
+    public String correlation() {
+        return correlation;
+    }
+
+    public DequeueOptions copy() {
+        DequeueOptions c = new DequeueOptions();
+        c.consumerName = consumerName;
+        c.mode = mode;
+        c.navigation = navigation;
+        c.visibility = visibility;
+        c.waitSeconds = waitSeconds;
+        c.messageId = messageId;
+        c.correlation = correlation;
+        return c;
+    }
+}
