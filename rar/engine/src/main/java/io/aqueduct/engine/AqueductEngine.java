@@ -1,0 +1,334 @@
+package io.aqueduct.engine;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.MessageGrouping;
+import io.aqueduct.api.PayloadType;
+import io.aqueduct.api.QueueAdmin;
+import io.aqueduct.api.QueueSession;
+import io.aqueduct.api.QueueType;
+import io.aqueduct.api.SortOrder;
+import io.aqueduct.engine.admin.QueueAdministration;
+import io.aqueduct.engine.queue.Catalog;
+import io.aqueduct.engine.queue.QueueMeta;
+import io.aqueduct.engine.queue.QueueRuntime;
+import io.aqueduct.engine.queue.QueueTableMeta;
+import io.aqueduct.engine.session.EngineSession;
+import io.aqueduct.engine.session.SessionTransaction;
+import io.aqueduct.engine.store.DerbyDialect;
+import io.aqueduct.engine.store.Dialect;
+import io.aqueduct.engine.store.MessageEntity;
+import io.aqueduct.engine.store.QueueEntity;
+import io.aqueduct.engine.store.QueueTableEntity;
+import io.aqueduct.engine.store.Store;
+import io.aqueduct.engine.store.StoreConnection;
+import io.aqueduct.engine.time.AqClock;
+import io.aqueduct.engine.time.TimeManager;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import javax.transaction.xa.Xid;
+
+/**
+ * The Aqueduct queue engine in one JVM: the store, the catalog of queue tables and queues with
+ * their ready indexes, the time manager and the sessions. Plain Java SE; the resource adapter
+ * wraps it for Jakarta EE.
+ *
+ * <pre>
+ * try (AqueductEngine engine = AqueductEngine.builder().derbyDirectory(Path.of("data")).start();
+ *      QueueSession session = engine.openSession()) { ... }
+ * </pre>
+ */
+public final class AqueductEngine implements AutoCloseable {
+    /** Where the Derby database lives when nothing is configured. */
+    public static final String DEFAULT_DIRECTORY_PROPERTY = "aqueduct.store.directory";
+
+    private final Store store;
+    private final AqClock clock;
+    private final String user;
+    private final String defaultSchema;
+    private final Catalog catalog = new Catalog();
+    private final TimeManager timeManager;
+    private final QueueAdministration admin;
+    private final StoreConnection internal;
+    private final ReentrantLock internalLock = new ReentrantLock();
+    private final Map<Xid, SessionTransaction> xaBranches = new ConcurrentHashMap<>();
+    private final AtomicLong sequence;
+    private final AtomicLong transactions = new AtomicLong();
+    private final AtomicLong messageCounter = new AtomicLong();
+    private final long messageIdPrefix;
+    private final String nodeTag;
+    private volatile boolean closed;
+
+    private AqueductEngine(Builder b) {
+        this.clock = b.clock;
+        this.user = b.user;
+        this.store = new Store(b.dialect);
+        this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : b.dialect.defaultSchema();
+        SecureRandom random = new SecureRandom();
+        this.messageIdPrefix = random.nextLong();
+        this.nodeTag = Long.toHexString(random.nextInt() & 0xffffffL);
+        this.internal = store.open();
+        try {
+            this.sequence = new AtomicLong(loadCatalog());
+        } catch (RuntimeException e) {
+            internal.close();
+            store.close();
+            throw e;
+        }
+        this.admin = new QueueAdministration(this);
+        this.timeManager = new TimeManager(this);
+        clock.onAdvance(this::clockAdvanced);
+        if (b.timeManager) {
+            timeManager.start();
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Opens a queue session working as the engine's default user. */
+    public QueueSession openSession() {
+        return openSession(user);
+    }
+
+    /** Opens a queue session; {@code user} is recorded as enqueue / dequeue user. */
+    public EngineSession openSession(String user) {
+        checkOpen();
+        return new EngineSession(this, store.open(), user == null ? this.user : user);
+    }
+
+    /** The administrative interface; each operation commits on its own, as AQ's DDL does. */
+    public QueueAdmin admin() {
+        checkOpen();
+        return admin;
+    }
+
+    public TimeManager timeManager() {
+        return timeManager;
+    }
+
+    public AqClock clock() {
+        return clock;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public String defaultSchema() {
+        return defaultSchema;
+    }
+
+    /** Open XA branches of this engine's sessions, by Xid: ended through any of its XAResources. */
+    public Map<Xid, SessionTransaction> xaBranches() {
+        return xaBranches;
+    }
+
+    public long nextSequence() {
+        return sequence.incrementAndGet();
+    }
+
+    public String nextTransactionId() {
+        return nodeTag + "." + transactions.incrementAndGet();
+    }
+
+    /** 16 bytes: a random per-start prefix and a counter, unique without asking the database. */
+    public byte[] nextMessageId() {
+        long n = messageCounter.incrementAndGet();
+        byte[] id = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            id[i] = (byte) (messageIdPrefix >>> (56 - 8 * i));
+            id[8 + i] = (byte) (n >>> (56 - 8 * i));
+        }
+        return id;
+    }
+
+    /**
+     * Runs work on the engine's own connection in a transaction of its own (administration, retry
+     * accounting), committing it; a lock timeout or deadlock is tried again.
+     */
+    public <T> T inOwnTransaction(Function<StoreConnection, T> work) {
+        internalLock.lock();
+        try {
+            for (int attempt = 1;; attempt++) {
+                try {
+                    T result = work.apply(internal);
+                    internal.commit();
+                    return result;
+                } catch (RuntimeException e) {
+                    internal.rollback();
+                    if (attempt >= 5 || !internal.isTransient(e)) {
+                        throw e;
+                    }
+                }
+            }
+        } finally {
+            internalLock.unlock();
+        }
+    }
+
+    private void clockAdvanced() {
+        for (QueueRuntime q : catalog.queues()) {
+            q.wakeAll();
+        }
+        timeManager.wake();
+    }
+
+    /** Loads queue tables and queues, fills the ready indexes; returns the highest message sequence. */
+    private long loadCatalog() {
+        return inOwnTransaction(c -> c.work(em -> {
+            for (QueueTableEntity t : em.createQuery("SELECT t FROM QueueTableEntity t", QueueTableEntity.class).getResultList()) {
+                catalog.putTable(tableMeta(t));
+            }
+            for (QueueEntity q : em.createQuery("SELECT q FROM QueueEntity q", QueueEntity.class).getResultList()) {
+                catalog.putQueue(queueMeta(q));
+            }
+            List<Object[]> rows = em.createQuery(ReadyEntries.SELECT + " WHERE m.state IN (0, 3)", Object[].class).getResultList();
+            for (Object[] row : rows) {
+                QueueRuntime q = catalog.queue(ReadyEntries.queueId(row));
+                if (q != null) {
+                    q.add(ReadyEntries.entry(row));
+                }
+            }
+            Long max = em.createQuery("SELECT MAX(m.seq) FROM MessageEntity m", Long.class).getSingleResult();
+            return max == null ? 0L : max;
+        }));
+    }
+
+    /** Re-reads the available messages of every queue into the ready indexes (after XA recovery). */
+    public void resynchronize() {
+        Map<Long, Map<String, io.aqueduct.engine.queue.ReadyEntry>> byQueue = new java.util.HashMap<>();
+        inOwnTransaction(c -> c.work(em -> {
+            for (Object[] row : em.createQuery(ReadyEntries.SELECT + " WHERE m.state IN (0, 3)", Object[].class).getResultList()) {
+                byQueue.computeIfAbsent(ReadyEntries.queueId(row), k -> new java.util.HashMap<>())
+                        .put(ReadyEntries.msgid(row), ReadyEntries.entry(row));
+            }
+            return null;
+        }));
+        for (QueueRuntime q : catalog.queues()) {
+            q.resynchronize(byQueue.getOrDefault(q.meta().id(), Map.of()));
+        }
+        timeManager.wake();
+    }
+
+    public QueueTableMeta tableMeta(QueueTableEntity t) {
+        return new QueueTableMeta(t.id, t.owner, t.name, PayloadType.valueOf(t.payloadType), t.objectType,
+                SortOrder.fromSortList(t.sortOrder), t.multipleConsumers == 1, MessageGrouping.valueOf(t.messageGrouping),
+                t.comment);
+    }
+
+    public QueueMeta queueMeta(QueueEntity q) {
+        QueueTableMeta table = catalog.tables().stream().filter(t -> t.id() == q.queueTableId).findFirst()
+                .orElseThrow(() -> new IllegalStateException("Queue " + q.name + " has no queue table " + q.queueTableId));
+        return new QueueMeta(q.id, q.owner, q.name, table, QueueType.valueOf(q.queueType), q.maxRetries, q.retryDelay,
+                q.retention, q.enqueueEnabled == 1, q.dequeueEnabled == 1, q.comment);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new AqException(AqError.SESSION_STATE, "The Aqueduct engine is closed.");
+        }
+    }
+
+    /** Stops the time manager and shuts the store down; open sessions' work is rolled back. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        timeManager.close();
+        for (QueueRuntime q : catalog.queues()) {
+            q.wakeAll();
+        }
+        internalLock.lock();
+        try {
+            internal.close();
+        } finally {
+            internalLock.unlock();
+        }
+        store.close();
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** How to start an engine. */
+    public static final class Builder {
+        private Dialect dialect;
+        private AqClock clock = AqClock.system();
+        private String user = System.getProperty("user.name", "AQUEDUCT");
+        private String defaultSchema;
+        private boolean timeManager = true;
+
+        /** A durable embedded Derby database in {@code directory}. */
+        public Builder derbyDirectory(Path directory) {
+            this.dialect = DerbyDialect.directory(directory);
+            return this;
+        }
+
+        /** An in-memory Derby database (tests). */
+        public Builder derbyInMemory(String name) {
+            this.dialect = DerbyDialect.inMemory(name);
+            return this;
+        }
+
+        public Builder dialect(Dialect dialect) {
+            this.dialect = dialect;
+            return this;
+        }
+
+        public Builder clock(AqClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** The user recorded for sessions that do not name one. */
+        public Builder user(String user) {
+            this.user = user;
+            return this;
+        }
+
+        /** The schema of names given without one (the dialect's default otherwise). */
+        public Builder defaultSchema(String schema) {
+            this.defaultSchema = schema == null ? null : schema.toUpperCase(java.util.Locale.ROOT);
+            return this;
+        }
+
+        /** Whether the time manager thread runs (tests may drive it by hand with runDue()). */
+        public Builder timeManager(boolean run) {
+            this.timeManager = run;
+            return this;
+        }
+
+        /**
+         * Starts the engine. Without a store chosen, a durable Derby database in the directory of
+         * the {@value #DEFAULT_DIRECTORY_PROPERTY} system property, else {@code ~/.aqueduct/store}.
+         */
+        public AqueductEngine start() {
+            if (dialect == null) {
+                String dir = System.getProperty(DEFAULT_DIRECTORY_PROPERTY);
+                Path path = dir != null ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".aqueduct", "store");
+                dialect = DerbyDialect.directory(path);
+            }
+            return new AqueductEngine(this);
+        }
+    }
+
+    static {
+        // make sure the entity classes are loaded with the engine (persistence.xml lists them)
+        MessageEntity.class.getName();
+    }
+}

@@ -1,0 +1,345 @@
+package io.aqueduct.engine.admin;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.PayloadType;
+import io.aqueduct.api.QueueAdmin;
+import io.aqueduct.api.QueueInfo;
+import io.aqueduct.api.QueueProperties;
+import io.aqueduct.api.QueueTableInfo;
+import io.aqueduct.api.QueueTableProperties;
+import io.aqueduct.api.QueueType;
+import io.aqueduct.engine.AqueductEngine;
+import io.aqueduct.engine.queue.QueueMeta;
+import io.aqueduct.engine.queue.QueueRuntime;
+import io.aqueduct.engine.queue.QueueTableMeta;
+import io.aqueduct.engine.store.QueueEntity;
+import io.aqueduct.engine.store.QueueTableEntity;
+import jakarta.persistence.EntityManager;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * DBMS_AQADM for Aqueduct. Every operation checks its input against the catalog first, then
+ * changes the store in a transaction of its own and, once that has committed, the in-memory
+ * catalog: a refused operation changes nothing.
+ */
+public final class QueueAdministration implements QueueAdmin {
+    private static final Pattern JAVA_CLASS_NAME =
+            Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*");
+    private static final int MAX_COMMENT_BYTES = 2000;
+
+    private final AqueductEngine engine;
+
+    public QueueAdministration(AqueductEngine engine) {
+        this.engine = engine;
+    }
+
+    // ------------------------------------------------------------------ queue tables
+
+    @Override
+    public synchronized void createQueueTable(String queueTable, QueueTableProperties properties) {
+        QualifiedName qn = QualifiedName.forCreate(queueTable, engine.defaultSchema(), "queue table");
+        QueueTableProperties p = properties == null ? QueueTableProperties.create() : properties;
+        if (p.payloadType() == PayloadType.OBJECT
+                && (p.objectType() == null || !JAVA_CLASS_NAME.matcher(p.objectType()).matches())) {
+            throw new AqException(AqError.INVALID_VALUE, "'" + p.objectType()
+                    + "' is not a Java class name: an OBJECT queue table needs the fully qualified name of its payload class.");
+        }
+        checkComment(p.comment());
+        if (engine.catalog().table(qn.toString()) != null) {
+            throw new AqException(AqError.QUEUE_TABLE_EXISTS, "Queue table " + qn + " already exists.");
+        }
+        String exceptionQueue = "AQ$_" + qn.name() + "_E";
+        if (engine.catalog().queue(qn.schema() + "." + exceptionQueue) != null) {
+            throw new AqException(AqError.QUEUE_EXISTS, "Queue " + qn.schema() + "." + exceptionQueue
+                    + " already exists; the default exception queue of " + qn + " would take that name.");
+        }
+        QueueMeta[] created = new QueueMeta[1];
+        QueueTableMeta table = engine.inOwnTransaction(c -> {
+            QueueTableMeta t = c.work(em -> {
+                QueueTableEntity e = new QueueTableEntity();
+                e.id = nextId(em, "QueueTableEntity");
+                e.owner = qn.schema();
+                e.name = qn.name();
+                e.payloadType = p.payloadType().name();
+                e.objectType = p.objectType();
+                e.sortOrder = p.sortOrder().sortList();
+                e.multipleConsumers = (short) (p.multipleConsumers() ? 1 : 0);
+                e.messageGrouping = p.messageGrouping().name();
+                e.comment = p.comment();
+                em.persist(e);
+                QueueTableMeta meta = engine.tableMeta(e);
+                QueueEntity q = newQueue(em, qn.schema(), exceptionQueue, e.id, QueueProperties.create()
+                        .queueType(QueueType.EXCEPTION).comment("exception queue of " + qn));
+                created[0] = queueMeta(q, meta);
+                return meta;
+            });
+            c.jdbc(conn -> engine.store().dialect().createQueueTableView(conn, t.owner(), t.name(), t.id()));
+            return t;
+        });
+        engine.catalog().putTable(table);
+        engine.catalog().putQueue(created[0]);
+    }
+
+    @Override
+    public synchronized void alterQueueTable(String queueTable, String comment) {
+        QueueTableMeta t = table(queueTable);
+        checkComment(comment);
+        engine.inOwnTransaction(c -> c.work(em -> {
+            em.find(QueueTableEntity.class, t.id()).comment = comment;
+            return null;
+        }));
+        QueueTableMeta altered = new QueueTableMeta(t.id(), t.owner(), t.name(), t.payloadType(), t.objectType(),
+                t.sortOrder(), t.multipleConsumers(), t.grouping(), comment);
+        engine.catalog().putTable(altered);
+        for (QueueRuntime q : engine.catalog().queuesOf(t.id())) {
+            QueueMeta m = q.meta();
+            q.meta(new QueueMeta(m.id(), m.owner(), m.name(), altered, m.type(), m.maxRetries(), m.retryDelaySeconds(),
+                    m.retentionSeconds(), m.enqueueEnabled(), m.dequeueEnabled(), m.comment()));
+        }
+    }
+
+    @Override
+    public synchronized void dropQueueTable(String queueTable, boolean force) {
+        QueueTableMeta t = table(queueTable);
+        String defaultExceptionQueue = t.defaultExceptionQueueName();
+        List<QueueRuntime> queues = engine.catalog().queuesOf(t.id());
+        List<QueueRuntime> userQueues = queues.stream()
+                .filter(q -> !(q.meta().owner().equals(t.owner()) && q.meta().name().equals(defaultExceptionQueue))).toList();
+        if (!userQueues.isEmpty() && !force) {
+            throw new AqException(AqError.QUEUE_TABLE_HAS_QUEUES, "Queue table " + t.qualifiedName() + " still has queues ("
+                    + String.join(", ", userQueues.stream().map(q -> q.meta().name()).sorted().toList())
+                    + "): drop them first, or drop the queue table with force.");
+        }
+        // force: stop everything and let the transactions working on the queues end first
+        for (QueueRuntime q : queues) {
+            setEnabled(q, false, false);
+            awaitQuiet(q);
+        }
+        engine.inOwnTransaction(c -> {
+            c.work(em -> {
+                em.createQuery("DELETE FROM MessageEntity m WHERE m.queueTableId = :t").setParameter("t", t.id()).executeUpdate();
+                em.createQuery("DELETE FROM QueueEntity q WHERE q.queueTableId = :t").setParameter("t", t.id()).executeUpdate();
+                em.createQuery("DELETE FROM QueueTableEntity t WHERE t.id = :t").setParameter("t", t.id()).executeUpdate();
+                return null;
+            });
+            c.jdbc(conn -> engine.store().dialect().dropQueueTableView(conn, t.owner(), t.name()));
+            return null;
+        });
+        for (QueueRuntime q : queues) {
+            engine.catalog().removeQueue(q);
+        }
+        engine.catalog().removeTable(t.qualifiedName());
+    }
+
+    // ------------------------------------------------------------------ queues
+
+    @Override
+    public synchronized void createQueue(String queue, String queueTable, QueueProperties properties) {
+        QualifiedName qn = QualifiedName.forCreate(queue, engine.defaultSchema(), "queue");
+        QueueTableMeta t = table(queueTable);
+        QueueProperties p = properties == null ? QueueProperties.create() : properties;
+        checkQueueSettings(p.maxRetries(), p.retryDelay(), p.retention());
+        checkComment(p.comment());
+        if (!qn.schema().equals(t.owner())) {
+            throw new AqException(AqError.INVALID_VALUE, "Queue " + qn + " must be in the schema of its queue table "
+                    + t.qualifiedName() + ": name it " + t.owner() + "." + qn.name() + ".");
+        }
+        if (engine.catalog().queue(qn.toString()) != null) {
+            throw new AqException(AqError.QUEUE_EXISTS, "Queue " + qn + " already exists.");
+        }
+        QueueMeta meta = engine.inOwnTransaction(c -> c.work(em -> queueMeta(newQueue(em, qn.schema(), qn.name(), t.id(), p), t)));
+        engine.catalog().putQueue(meta);
+    }
+
+    @Override
+    public synchronized void alterQueue(String queue, Integer maxRetries, Long retryDelaySeconds, Long retentionSeconds,
+            String comment) {
+        QueueRuntime q = queue(queue, true);
+        QueueMeta m = q.meta();
+        int retries = maxRetries == null ? m.maxRetries() : maxRetries;
+        long delay = retryDelaySeconds == null ? m.retryDelaySeconds() : retryDelaySeconds;
+        long retention = retentionSeconds == null ? m.retentionSeconds() : retentionSeconds;
+        String newComment = comment == null ? m.comment() : comment;
+        checkQueueSettings(retries, delay, retention);
+        checkComment(newComment);
+        engine.inOwnTransaction(c -> c.work(em -> {
+            QueueEntity e = em.find(QueueEntity.class, m.id());
+            e.maxRetries = retries;
+            e.retryDelay = delay;
+            e.retention = retention;
+            e.comment = newComment;
+            return null;
+        }));
+        q.meta(new QueueMeta(m.id(), m.owner(), m.name(), m.table(), m.type(), retries, delay, retention,
+                m.enqueueEnabled(), m.dequeueEnabled(), newComment));
+    }
+
+    @Override
+    public synchronized void dropQueue(String queue) {
+        QueueRuntime q = queue(queue, true);
+        QueueMeta m = q.meta();
+        if (m.name().equals(m.table().defaultExceptionQueueName()) && m.owner().equals(m.table().owner())) {
+            throw new AqException(AqError.INVALID_VALUE, "Queue " + m.qualifiedName() + " is the default exception queue of "
+                    + m.table().qualifiedName() + ": it is dropped with its queue table.");
+        }
+        if (m.enqueueEnabled() || m.dequeueEnabled()) {
+            throw new AqException(AqError.QUEUE_NOT_STOPPED, "Queue " + m.qualifiedName()
+                    + " must be stopped for enqueue and dequeue before it is dropped.");
+        }
+        if (q.busy()) {
+            throw new AqException(AqError.QUEUE_BUSY, "Queue " + m.qualifiedName()
+                    + " still has transactions working on it: stop it with wait, then drop it.");
+        }
+        engine.inOwnTransaction(c -> c.work(em -> {
+            em.createQuery("DELETE FROM MessageEntity m WHERE m.queueId = :q").setParameter("q", m.id()).executeUpdate();
+            em.createQuery("DELETE FROM QueueEntity q WHERE q.id = :q").setParameter("q", m.id()).executeUpdate();
+            return null;
+        }));
+        engine.catalog().removeQueue(q);
+    }
+
+    @Override
+    public synchronized void startQueue(String queue, boolean enqueue, boolean dequeue) {
+        QueueRuntime q = queue(queue, true);
+        QueueMeta m = q.meta();
+        if (enqueue && m.isException()) {
+            throw new AqException(AqError.EXCEPTION_QUEUE_ENQUEUE, "Cannot enable enqueue on " + m.qualifiedName()
+                    + ": it is an exception queue; start it for dequeue only.");
+        }
+        setEnabled(q, enqueue || m.enqueueEnabled(), dequeue || m.dequeueEnabled());
+    }
+
+    @Override
+    public void stopQueue(String queue, boolean enqueue, boolean dequeue, boolean wait) {
+        QueueRuntime q;
+        synchronized (this) {
+            q = queue(queue, true);
+            QueueMeta m = q.meta();
+            if (!wait && q.busy()) {
+                throw new AqException(AqError.QUEUE_BUSY, "Queue " + m.qualifiedName()
+                        + " has transactions working on it; stop it with wait to let them end first.");
+            }
+            setEnabled(q, m.enqueueEnabled() && !enqueue, m.dequeueEnabled() && !dequeue);
+        }
+        if (wait) {
+            awaitQuiet(q);
+        }
+    }
+
+    private void awaitQuiet(QueueRuntime q) {
+        try {
+            q.awaitQuiet();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AqException(AqError.QUEUE_BUSY, "Interrupted while waiting for the transactions on "
+                    + q.meta().qualifiedName() + " to end.");
+        }
+    }
+
+    private void setEnabled(QueueRuntime q, boolean enqueue, boolean dequeue) {
+        QueueMeta m = q.meta();
+        if (m.enqueueEnabled() == enqueue && m.dequeueEnabled() == dequeue) {
+            return;
+        }
+        engine.inOwnTransaction(c -> c.work(em -> {
+            QueueEntity e = em.find(QueueEntity.class, m.id());
+            e.enqueueEnabled = (short) (enqueue ? 1 : 0);
+            e.dequeueEnabled = (short) (dequeue ? 1 : 0);
+            return null;
+        }));
+        q.meta(new QueueMeta(m.id(), m.owner(), m.name(), m.table(), m.type(), m.maxRetries(), m.retryDelaySeconds(),
+                m.retentionSeconds(), enqueue, dequeue, m.comment()));
+    }
+
+    // ------------------------------------------------------------------ catalog
+
+    @Override
+    public QueueTableInfo queueTable(String queueTable) {
+        return table(queueTable).info();
+    }
+
+    @Override
+    public QueueInfo queue(String queue) {
+        return queue(queue, true).meta().info();
+    }
+
+    @Override
+    public List<QueueTableInfo> queueTables() {
+        return engine.catalog().tables().stream().sorted(Comparator.comparing(QueueTableMeta::qualifiedName))
+                .map(QueueTableMeta::info).toList();
+    }
+
+    @Override
+    public List<QueueInfo> queues() {
+        return engine.catalog().queues().stream().map(QueueRuntime::meta)
+                .sorted(Comparator.comparing(QueueMeta::qualifiedName)).map(QueueMeta::info).toList();
+    }
+
+    private QueueTableMeta table(String queueTable) {
+        QualifiedName qn = QualifiedName.forLookup(queueTable, engine.defaultSchema(), "queue table");
+        QueueTableMeta t = engine.catalog().table(qn.toString());
+        if (t == null) {
+            throw new AqException(AqError.QUEUE_TABLE_NOT_FOUND, "Queue table " + qn + " does not exist.");
+        }
+        return t;
+    }
+
+    private QueueRuntime queue(String queue, boolean admin) {
+        QualifiedName qn = QualifiedName.forLookup(queue, engine.defaultSchema(), "queue");
+        QueueRuntime q = engine.catalog().queue(qn.toString());
+        if (q == null) {
+            throw new AqException(admin ? AqError.QUEUE_NOT_FOUND : AqError.QUEUE_DOES_NOT_EXIST, "Queue " + qn + " does not exist.");
+        }
+        return q;
+    }
+
+    private static void checkQueueSettings(int maxRetries, long retryDelay, long retention) {
+        if (maxRetries < 0) {
+            throw new AqException(AqError.INVALID_VALUE, "Invalid max_retries " + maxRetries + ": use 0 or more.");
+        }
+        if (retryDelay < 0) {
+            throw new AqException(AqError.INVALID_VALUE, "Invalid retry_delay " + retryDelay + ": use 0 or more seconds.");
+        }
+        if (retention < QueueProperties.INFINITE) {
+            throw new AqException(AqError.INVALID_VALUE, "Invalid retention_time " + retention
+                    + ": use 0 or more seconds, or INFINITE (-1).");
+        }
+    }
+
+    private static void checkComment(String comment) {
+        if (comment != null && comment.getBytes(StandardCharsets.UTF_8).length > MAX_COMMENT_BYTES) {
+            throw new AqException(AqError.INVALID_VALUE, "A comment has at most " + MAX_COMMENT_BYTES + " bytes.");
+        }
+    }
+
+    private static long nextId(EntityManager em, String entity) {
+        Long max = em.createQuery("SELECT MAX(e.id) FROM " + entity + " e", Long.class).getSingleResult();
+        return max == null ? 1 : max + 1;
+    }
+
+    private static QueueEntity newQueue(EntityManager em, String owner, String name, long tableId, QueueProperties p) {
+        QueueEntity q = new QueueEntity();
+        q.id = nextId(em, "QueueEntity");
+        q.owner = owner;
+        q.name = name;
+        q.queueTableId = tableId;
+        q.queueType = p.queueType().name();
+        q.maxRetries = p.maxRetries();
+        q.retryDelay = p.retryDelay();
+        q.retention = p.retention();
+        q.comment = p.comment();
+        q.enqueueEnabled = 0; // AQ creates queues stopped: start them to use them
+        q.dequeueEnabled = 0;
+        em.persist(q);
+        return q;
+    }
+
+    private static QueueMeta queueMeta(QueueEntity q, QueueTableMeta t) {
+        return new QueueMeta(q.id, q.owner, q.name, t, QueueType.valueOf(q.queueType), q.maxRetries, q.retryDelay,
+                q.retention, q.enqueueEnabled == 1, q.dequeueEnabled == 1, q.comment);
+    }
+}

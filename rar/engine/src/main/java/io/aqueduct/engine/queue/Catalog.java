@@ -1,0 +1,70 @@
+package io.aqueduct.engine.queue;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The queue tables and queues of the store, in memory; the administration keeps it in step. */
+public final class Catalog {
+    private final Map<String, QueueTableMeta> tables = new ConcurrentHashMap<>();
+    private final Map<String, QueueRuntime> queues = new ConcurrentHashMap<>();
+    private final Map<Long, QueueRuntime> queuesById = new ConcurrentHashMap<>();
+
+    public QueueTableMeta table(String qualifiedName) {
+        return tables.get(qualifiedName);
+    }
+
+    public QueueRuntime queue(String qualifiedName) {
+        return queues.get(qualifiedName);
+    }
+
+    public QueueRuntime queue(long qid) {
+        return queuesById.get(qid);
+    }
+
+    public void putTable(QueueTableMeta t) {
+        tables.put(t.qualifiedName(), t);
+    }
+
+    public void removeTable(String qualifiedName) {
+        tables.remove(qualifiedName);
+    }
+
+    public QueueRuntime putQueue(QueueMeta q) {
+        QueueRuntime existing = queuesById.get(q.id());
+        if (existing != null) {
+            existing.meta(q);
+            return existing;
+        }
+        QueueRuntime r = new QueueRuntime(q);
+        queues.put(q.qualifiedName(), r);
+        queuesById.put(q.id(), r);
+        return r;
+    }
+
+    public void removeQueue(QueueRuntime r) {
+        queues.remove(r.meta().qualifiedName());
+        queuesById.remove(r.meta().id());
+        r.markDropped();
+    }
+
+    public Collection<QueueRuntime> queues() {
+        return queuesById.values();
+    }
+
+    public Collection<QueueTableMeta> tables() {
+        return tables.values();
+    }
+
+    public List<QueueRuntime> queuesOf(long queueTableId) {
+        List<QueueRuntime> out = new ArrayList<>();
+        for (QueueRuntime r : queuesById.values()) {
+            if (r.meta().table().id() == queueTableId) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,123 @@
+package io.aqueduct.engine.session;
+
+import io.aqueduct.engine.AqueductEngine;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+
+/**
+ * The store database's own XAResource for a session's connection, wrapped with the engine's
+ * hooks. Prepare, commit, rollback and recover mean what the database means; after the database
+ * has committed a branch the engine makes its messages available and wakes waiters, after it has
+ * rolled one back it releases locks and counts the failed attempts of removed messages.
+ */
+final class AqXaResource implements XAResource {
+    private final EngineSession session;
+    private final XAResource database;
+    private final AqueductEngine engine;
+
+    AqXaResource(EngineSession session, XAResource database) {
+        this.session = session;
+        this.database = database;
+        this.engine = session.engine();
+    }
+
+    XAResource database() {
+        return database;
+    }
+
+    @Override
+    public void start(Xid xid, int flags) throws XAException {
+        database.start(xid, flags);
+        SessionTransaction branch = (flags & (TMJOIN | TMRESUME)) != 0 ? engine.xaBranches().get(xid) : null;
+        if (branch == null) {
+            branch = session.newBranchTransaction();
+            engine.xaBranches().put(xid, branch);
+        }
+        session.joinBranch(branch);
+    }
+
+    @Override
+    public void end(Xid xid, int flags) throws XAException {
+        try {
+            database.end(xid, flags);
+        } finally {
+            session.leaveBranch();
+        }
+    }
+
+    @Override
+    public int prepare(Xid xid) throws XAException {
+        int vote = database.prepare(xid);
+        if (vote == XA_RDONLY) {
+            // nothing written: the branch is over now (it may still have held LOCKED messages)
+            SessionTransaction branch = engine.xaBranches().remove(xid);
+            if (branch != null) {
+                TransactionCompletion.afterCommit(engine, branch);
+            }
+        }
+        return vote;
+    }
+
+    @Override
+    public void commit(Xid xid, boolean onePhase) throws XAException {
+        try {
+            database.commit(xid, onePhase);
+        } catch (XAException e) {
+            if (onePhase && e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND) {
+                SessionTransaction branch = engine.xaBranches().remove(xid);
+                if (branch != null) {
+                    TransactionCompletion.afterRollback(engine, branch);
+                }
+            }
+            throw e;
+        }
+        SessionTransaction branch = engine.xaBranches().remove(xid);
+        if (branch != null) {
+            TransactionCompletion.afterCommit(engine, branch);
+        } else {
+            engine.resynchronize(); // a branch recovered after a restart: the indexes learn from the table
+        }
+    }
+
+    @Override
+    public void rollback(Xid xid) throws XAException {
+        try {
+            database.rollback(xid);
+        } finally {
+            SessionTransaction branch = engine.xaBranches().remove(xid);
+            if (branch != null) {
+                TransactionCompletion.afterRollback(engine, branch);
+            } else {
+                engine.resynchronize();
+            }
+        }
+    }
+
+    @Override
+    public void forget(Xid xid) throws XAException {
+        database.forget(xid);
+        engine.xaBranches().remove(xid);
+    }
+
+    @Override
+    public Xid[] recover(int flag) throws XAException {
+        return database.recover(flag);
+    }
+
+    @Override
+    public boolean isSameRM(XAResource other) throws XAException {
+        XAResource o = other instanceof AqXaResource aq ? aq.database : other;
+        return database.isSameRM(o);
+    }
+
+    @Override
+    public int getTransactionTimeout() throws XAException {
+        return database.getTransactionTimeout();
+    }
+
+    @Override
+    public boolean setTransactionTimeout(int seconds) throws XAException {
+        return database.setTransactionTimeout(seconds);
+    }
+}

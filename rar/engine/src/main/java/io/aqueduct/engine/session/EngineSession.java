@@ -1,0 +1,616 @@
+package io.aqueduct.engine.session;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.DequeueMode;
+import io.aqueduct.api.DequeueOptions;
+import io.aqueduct.api.EnqueueOptions;
+import io.aqueduct.api.Message;
+import io.aqueduct.api.MessageId;
+import io.aqueduct.api.MessageProperties;
+import io.aqueduct.api.MessageState;
+import io.aqueduct.api.Navigation;
+import io.aqueduct.api.QueueAdmin;
+import io.aqueduct.api.QueueSession;
+import io.aqueduct.api.Agent;
+import io.aqueduct.api.Visibility;
+import io.aqueduct.engine.AqueductEngine;
+import io.aqueduct.engine.admin.QualifiedName;
+import io.aqueduct.engine.payload.PayloadCodec;
+import io.aqueduct.engine.queue.QueueMeta;
+import io.aqueduct.engine.queue.QueueRuntime;
+import io.aqueduct.engine.queue.ReadyEntry;
+import io.aqueduct.engine.store.MessageEntity;
+import io.aqueduct.engine.store.StoreConnection;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+import javax.transaction.xa.XAResource;
+
+/**
+ * A queue session of the engine: one connection of the store's XA data source, its current
+ * transaction, and its dequeue position in each queue. Used by one thread at a time.
+ */
+public final class EngineSession implements QueueSession {
+    private final AqueductEngine engine;
+    private final StoreConnection connection;
+    private final String user;
+    /** A second connection for IMMEDIATE work, opened on first use. */
+    private StoreConnection autonomous;
+    private SessionTransaction current;
+    /** The Xid-bound branch this session works in, between XA start and end. */
+    private SessionTransaction xaBranch;
+    private final Map<Long, Position> positions = new HashMap<>();
+    private boolean closed;
+
+    /** Where the session is in a queue, and the correlation it was navigating with. */
+    private static final class Position {
+        ReadyEntry last;
+        String correlation;
+    }
+
+    public EngineSession(AqueductEngine engine, StoreConnection connection, String user) {
+        this.engine = engine;
+        this.connection = connection;
+        this.user = user;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public AqueductEngine engine() {
+        return engine;
+    }
+
+    // ------------------------------------------------------------------ enqueue
+
+    @Override
+    public MessageId enqueue(String queue, EnqueueOptions options, Message message) {
+        return enqueueArray(queue, options, List.of(message)).get(0);
+    }
+
+    @Override
+    public List<MessageId> enqueueArray(String queue, EnqueueOptions options, List<Message> messages) {
+        checkOpen();
+        EnqueueOptions opts = options == null ? EnqueueOptions.create() : options;
+        if (messages == null || messages.isEmpty() || messages.stream().anyMatch(java.util.Objects::isNull)) {
+            throw new AqException(AqError.INVALID_VALUE, "Give at least one message to enqueue, and no null ones.");
+        }
+        QueueRuntime q = queueForEnqueue(queue);
+        QueueMeta meta = q.meta();
+        // validate everything before anything is written
+        List<byte[]> payloads = new ArrayList<>(messages.size());
+        List<QueueRuntime> exceptionQueues = new ArrayList<>(messages.size());
+        for (Message m : messages) {
+            MessageProperties p = m.properties();
+            validateProperties(p);
+            exceptionQueues.add(p.exceptionQueue() == null ? null : exceptionQueueFor(meta, p.exceptionQueue()));
+            payloads.add(PayloadCodec.encode(meta.table(), m.payload()));
+        }
+        if (opts.visibility() == Visibility.IMMEDIATE) {
+            SessionTransaction tx = new SessionTransaction(engine.nextTransactionId());
+            StoreConnection own = autonomous();
+            try {
+                List<MessageId> ids = insert(own, tx, q, messages, payloads, exceptionQueues);
+                own.commit();
+                TransactionCompletion.afterCommit(engine, tx);
+                return ids;
+            } catch (RuntimeException e) {
+                own.rollback();
+                TransactionCompletion.afterRollback(engine, tx);
+                throw e;
+            }
+        }
+        return insert(connection, transaction(), q, messages, payloads, exceptionQueues);
+    }
+
+    private List<MessageId> insert(StoreConnection c, SessionTransaction tx, QueueRuntime q, List<Message> messages,
+            List<byte[]> payloads, List<QueueRuntime> exceptionQueues) {
+        QueueMeta meta = q.meta();
+        long now = engine.clock().millis();
+        LocalDateTime enqTime = utc(now);
+        List<MessageEntity> rows = new ArrayList<>(messages.size());
+        List<SessionTransaction.Enqueued> enqueued = new ArrayList<>(messages.size());
+        List<MessageId> ids = new ArrayList<>(messages.size());
+        SessionTransaction.GroupHead head = meta.table().transactionalGrouping() ? tx.groupHeads.get(q) : null;
+        for (int i = 0; i < messages.size(); i++) {
+            MessageProperties p = messages.get(i).properties();
+            long seq = engine.nextSequence();
+            if (meta.table().transactionalGrouping() && head == null) {
+                head = new SessionTransaction.GroupHead(seq, now, p.priority(), now + p.delay() * 1000, p.expiration());
+                tx.groupHeads.put(q, head);
+            }
+            // a group's priority, delay and expiration are its head's
+            int priority = head != null ? head.priority() : p.priority();
+            long readyAt = head != null ? head.readyAt() : now + p.delay() * 1000;
+            long expiration = head != null ? head.expiration() : p.expiration();
+            MessageId id = MessageId.of(engine.nextMessageId());
+            MessageEntity m = new MessageEntity();
+            m.msgid = id.toString();
+            m.queueId = meta.id();
+            m.queueTableId = meta.table().id();
+            m.correlation = p.correlation();
+            m.priority = priority;
+            m.expiration = expiration;
+            m.enqueueTime = enqTime;
+            m.enqueueUser = user;
+            m.enqueueTransaction = tx.id;
+            m.retryCount = 0;
+            QueueRuntime eq = exceptionQueues.get(i);
+            if (eq != null) {
+                m.exceptionQueueSchema = eq.meta().owner();
+                m.exceptionQueue = eq.meta().name();
+            }
+            Agent sender = p.sender();
+            if (sender != null) {
+                m.senderName = sender.name();
+                m.senderAddress = sender.address();
+                m.senderProtocol = sender.protocol();
+            }
+            m.seq = seq;
+            m.groupSeq = head != null ? head.seq() : seq;
+            m.orderMs = head != null ? head.orderMs() : now;
+            m.payloadBytes(payloads.get(i));
+            Long expiresAt;
+            if (readyAt > now) {
+                m.state = MessageState.WAITING.code();
+                m.delay = utc(readyAt);
+                m.timeManagerInfo = readyAt;
+                enqueued.add(new SessionTransaction.Enqueued(q, null, readyAt));
+            } else {
+                m.state = MessageState.READY.code();
+                expiresAt = expiration >= 0 ? readyAt + expiration * 1000 : null;
+                m.timeManagerInfo = expiresAt;
+                ReadyEntry entry = new ReadyEntry(m.msgid, priority, m.orderMs, m.groupSeq, seq, m.correlation,
+                        expiresAt == null ? Long.MAX_VALUE : expiresAt);
+                enqueued.add(new SessionTransaction.Enqueued(q, entry, expiresAt));
+            }
+            rows.add(m);
+            ids.add(id);
+        }
+        c.work(em -> {
+            for (MessageEntity m : rows) {
+                em.persist(m);
+            }
+            return null;
+        });
+        tx.touch(q);
+        tx.enqueued.addAll(enqueued);
+        return ids;
+    }
+
+    private void validateProperties(MessageProperties p) {
+        if (p.delay() < 0) {
+            throw new AqException(AqError.INVALID_DELAY, "Invalid delay " + p.delay()
+                    + ": the delay is a number of seconds, 0 (NO_DELAY) or more.");
+        }
+        if (p.expiration() < MessageProperties.NEVER) {
+            throw new AqException(AqError.INVALID_EXPIRATION, "Invalid expiration " + p.expiration()
+                    + ": the expiration is a number of seconds, 0 or more, or NEVER (-1).");
+        }
+        if (p.correlation() != null && p.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
+            throw new AqException(AqError.INVALID_VALUE, "The correlation identifier has more than 128 bytes.");
+        }
+    }
+
+    private QueueRuntime exceptionQueueFor(QueueMeta meta, String name) {
+        QualifiedName qn = QualifiedName.forLookup(name, engine.defaultSchema(), "exception queue");
+        QueueRuntime eq = engine.catalog().queue(qn.toString());
+        if (eq == null) {
+            throw new AqException(AqError.QUEUE_NOT_FOUND, "The exception queue " + qn + " does not exist.");
+        }
+        if (!eq.meta().isException() || eq.meta().table().id() != meta.table().id()) {
+            throw new AqException(AqError.INVALID_VALUE, "Queue " + qn + " cannot be the exception queue of a message of "
+                    + meta.qualifiedName() + ": it must be an EXCEPTION queue of queue table " + meta.table().qualifiedName() + ".");
+        }
+        return eq;
+    }
+
+    private QueueRuntime queueForEnqueue(String queue) {
+        QueueRuntime q = resolve(queue);
+        QueueMeta meta = q.meta();
+        if (meta.isException()) {
+            throw new AqException(AqError.ENQUEUE_DISABLED, "Queue " + meta.qualifiedName()
+                    + " is an exception queue: applications cannot enqueue into it, only dequeue from it.");
+        }
+        if (!meta.enqueueEnabled()) {
+            throw new AqException(AqError.ENQUEUE_DISABLED, "Queue " + meta.qualifiedName()
+                    + " is disabled for enqueue: start it with startQueue(name, true, ...).");
+        }
+        if (meta.table().multipleConsumers()) {
+            throw new AqException(AqError.NO_RECIPIENTS, "Queue " + meta.qualifiedName()
+                    + " is a multi-consumer queue and the message has no recipients: it has no subscribers"
+                    + " and no recipient list was given.");
+        }
+        return q;
+    }
+
+    private QueueRuntime resolve(String queue) {
+        QualifiedName qn = QualifiedName.forLookup(queue, engine.defaultSchema(), "queue");
+        QueueRuntime q = engine.catalog().queue(qn.toString());
+        if (q == null) {
+            throw new AqException(AqError.QUEUE_DOES_NOT_EXIST, "The queue " + qn + " does not exist.");
+        }
+        return q;
+    }
+
+    // ------------------------------------------------------------------ dequeue
+
+    @Override
+    public Message dequeue(String queue, DequeueOptions options) {
+        checkOpen();
+        DequeueOptions opts = options == null ? DequeueOptions.create() : options;
+        QueueRuntime q = queueForDequeue(queue, opts);
+        if (opts.visibility() == Visibility.IMMEDIATE) {
+            SessionTransaction tx = new SessionTransaction(engine.nextTransactionId());
+            StoreConnection own = autonomous();
+            try {
+                Message m = dequeueOne(own, tx, q, opts, opts.navigation());
+                own.commit();
+                TransactionCompletion.afterCommit(engine, tx);
+                return m;
+            } catch (RuntimeException e) {
+                own.rollback();
+                // an IMMEDIATE dequeue that failed consumed nothing: no attempt to count
+                tx.held.removeIf(h -> {
+                    h.queue().release(h.entry(), tx);
+                    return true;
+                });
+                TransactionCompletion.afterRollback(engine, tx);
+                throw e;
+            }
+        }
+        return dequeueOne(connection, transaction(), q, opts, opts.navigation());
+    }
+
+    @Override
+    public List<Message> dequeueArray(String queue, DequeueOptions options, int max) {
+        checkOpen();
+        if (max < 1) {
+            throw new AqException(AqError.INVALID_VALUE, "An array dequeue takes at least 1 message; got " + max + ".");
+        }
+        DequeueOptions opts = options == null ? DequeueOptions.create() : options;
+        if (opts.visibility() == Visibility.IMMEDIATE) {
+            List<Message> out = new ArrayList<>();
+            for (int i = 0; i < max; i++) {
+                try {
+                    out.add(dequeue(queue, i == 0 ? opts : next(opts)));
+                } catch (AqException e) {
+                    if (!out.isEmpty() || e.errorCode() == AqError.NO_MESSAGE) {
+                        break;
+                    }
+                    throw e;
+                }
+            }
+            return out;
+        }
+        QueueRuntime q = queueForDequeue(queue, opts);
+        SessionTransaction tx = transaction();
+        List<Message> out = new ArrayList<>();
+        for (int i = 0; i < max; i++) {
+            try {
+                out.add(dequeueOne(connection, tx, q, i == 0 ? opts : next(opts), i == 0 ? opts.navigation() : Navigation.NEXT_MESSAGE));
+            } catch (AqException e) {
+                if (e.errorCode() == AqError.NO_MESSAGE || (e.errorCode() == AqError.END_OF_GROUP && !out.isEmpty())) {
+                    break;
+                }
+                throw e;
+            }
+            if (opts.messageId() != null) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    private static DequeueOptions next(DequeueOptions first) {
+        return first.copy().waitSeconds(DequeueOptions.NO_WAIT)
+                .navigation(first.navigation() == Navigation.FIRST_MESSAGE ? Navigation.NEXT_MESSAGE : first.navigation());
+    }
+
+    private QueueRuntime queueForDequeue(String queue, DequeueOptions opts) {
+        if (opts.waitSeconds() < DequeueOptions.FOREVER) {
+            throw new AqException(AqError.INVALID_VALUE, "Invalid wait " + opts.waitSeconds()
+                    + ": use FOREVER (-1), NO_WAIT (0) or a number of seconds.");
+        }
+        if (opts.correlation() != null && opts.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
+            throw new AqException(AqError.INVALID_VALUE, "The correlation identifier has more than 128 bytes.");
+        }
+        QueueRuntime q = resolve(queue);
+        QueueMeta meta = q.meta();
+        if (meta.table().multipleConsumers() && !meta.isException() && opts.consumerName() == null) {
+            throw new AqException(AqError.CONSUMER_NAME_REQUIRED, "Queue " + meta.qualifiedName()
+                    + " is a multi-consumer queue: give the consumer name to dequeue as.");
+        }
+        if (!meta.table().multipleConsumers() && opts.consumerName() != null) {
+            throw new AqException(AqError.INVALID_VALUE, "Queue " + meta.qualifiedName()
+                    + " is a single-consumer queue: dequeue without a consumer name.");
+        }
+        if (!meta.dequeueEnabled()) {
+            throw dequeueDisabled(meta);
+        }
+        return q;
+    }
+
+    private static AqException dequeueDisabled(QueueMeta meta) {
+        return new AqException(AqError.DEQUEUE_DISABLED, "Queue " + meta.qualifiedName()
+                + " is disabled for dequeue: start it with startQueue(name, ..., true).");
+    }
+
+    private Message dequeueOne(StoreConnection c, SessionTransaction tx, QueueRuntime q, DequeueOptions opts, Navigation navigation) {
+        Position pos = positions.computeIfAbsent(q.meta().id(), id -> new Position());
+        if (navigation != Navigation.FIRST_MESSAGE && pos.last != null && !Objects.equals(pos.correlation, opts.correlation())) {
+            throw new AqException(AqError.CORRELATION_CHANGED, "Cannot change the correlation from '" + pos.correlation
+                    + "' to '" + opts.correlation() + "' without FIRST_MESSAGE navigation.");
+        }
+        String msgid = opts.messageId() == null ? null : opts.messageId().toString();
+        Predicate<String> correlation = opts.correlation() == null ? null : CorrelationPattern.compile(opts.correlation());
+        long waitMillis = opts.waitSeconds() == DequeueOptions.FOREVER ? Long.MAX_VALUE : opts.waitSeconds() * 1000;
+        long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : engine.clock().millis() + waitMillis;
+        Navigation nav = navigation;
+        while (true) {
+            if (q.dropped() || engine.isClosed()) {
+                throw new AqException(AqError.QUEUE_DOES_NOT_EXIST, "The queue " + q.meta().qualifiedName() + " was dropped.");
+            }
+            if (!q.meta().dequeueEnabled()) {
+                throw dequeueDisabled(q.meta());
+            }
+            long version = q.version();
+            QueueRuntime.Pick pick = q.pick(new QueueRuntime.Request(tx, opts.mode(), nav, pos.last, msgid, correlation,
+                    engine.clock().millis()));
+            if (pick instanceof QueueRuntime.Nothing && msgid == null && pos.last != null
+                    && nav != Navigation.FIRST_MESSAGE && opts.waitSeconds() != DequeueOptions.NO_WAIT) {
+                // the end of the queue with a wait: the position goes back to the start
+                nav = Navigation.FIRST_MESSAGE;
+                pick = q.pick(new QueueRuntime.Request(tx, opts.mode(), nav, null, null, correlation, engine.clock().millis()));
+            }
+            if (pick instanceof QueueRuntime.Found found) {
+                Message m = materialize(c, tx, q, found.entry(), opts.mode());
+                if (m == null) {
+                    continue; // another node consumed it meanwhile; the index knows now
+                }
+                pos.last = found.entry();
+                pos.correlation = opts.correlation();
+                return m;
+            }
+            if (pick instanceof QueueRuntime.EndOfGroup) {
+                throw new AqException(AqError.END_OF_GROUP, "All messages of the current transaction group in "
+                        + q.meta().qualifiedName() + " have been fetched: use NEXT_TRANSACTION for the next group.");
+            }
+            if (pick instanceof QueueRuntime.Nothing && msgid != null && !exists(c, q, msgid)) {
+                throw new AqException(AqError.MESSAGE_NOT_FOUND, "No message with id " + msgid + " in queue "
+                        + q.meta().qualifiedName() + ".");
+            }
+            long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - engine.clock().millis();
+            if (remaining <= 0) {
+                throw new AqException(AqError.NO_MESSAGE, (opts.waitSeconds() == DequeueOptions.NO_WAIT
+                        ? "No message to dequeue from " : "No message arrived in time in ") + q.meta().qualifiedName() + ".");
+            }
+            if (pos.last != null && nav == Navigation.FIRST_MESSAGE && navigation != Navigation.FIRST_MESSAGE) {
+                pos.last = null; // wrapped: wait at the start of the queue
+            }
+            try {
+                q.awaitChange(version, remaining);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AqException(AqError.NO_MESSAGE, "The dequeue from " + q.meta().qualifiedName() + " was interrupted.");
+            }
+        }
+    }
+
+    /** Reads (and, for REMOVE, consumes) the claimed message; null when it is no longer there. */
+    private Message materialize(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry e, DequeueMode mode) {
+        QueueMeta meta = q.meta();
+        boolean consume = mode == DequeueMode.REMOVE || mode == DequeueMode.REMOVE_NODATA;
+        long now = engine.clock().millis();
+        Long retentionDue = null;
+        if (consume && !meta.isException() && meta.retentionSeconds() != 0) {
+            retentionDue = meta.retentionSeconds() < 0 ? null : now + meta.retentionSeconds() * 1000;
+        }
+        boolean retain = consume && !meta.isException() && meta.retentionSeconds() != 0;
+        Long purgeAt = retentionDue;
+        Message message;
+        try {
+            message = c.work(em -> {
+                MessageEntity m = em.find(MessageEntity.class, e.msgid);
+                if (m == null || m.queueId != meta.id() || m.state != meta.availableState()) {
+                    return null;
+                }
+                Message out = toMessage(meta, m, mode != DequeueMode.REMOVE_NODATA);
+                if (consume) {
+                    int changed;
+                    if (retain) {
+                        changed = em.createQuery("UPDATE MessageEntity m SET m.state = :processed, m.dequeueTime = :t,"
+                                + " m.dequeueUser = :u, m.dequeueTransaction = :tid, m.timeManagerInfo = :purge"
+                                + " WHERE m.msgid = :id AND m.state = :state")
+                                .setParameter("processed", MessageState.PROCESSED.code()).setParameter("t", utc(now))
+                                .setParameter("u", user).setParameter("tid", tx.id).setParameter("purge", purgeAt)
+                                .setParameter("id", e.msgid).setParameter("state", meta.availableState()).executeUpdate();
+                    } else {
+                        changed = em.createQuery("DELETE FROM MessageEntity m WHERE m.msgid = :id AND m.state = :state")
+                                .setParameter("id", e.msgid).setParameter("state", meta.availableState()).executeUpdate();
+                    }
+                    if (changed == 0) {
+                        return null;
+                    }
+                }
+                return out;
+            });
+        } catch (RuntimeException ex) {
+            if (mode != DequeueMode.BROWSE) {
+                q.release(e, tx);
+            }
+            throw ex;
+        }
+        if (message == null) {
+            q.remove(e.msgid);
+            return null;
+        }
+        if (mode != DequeueMode.BROWSE) {
+            tx.touch(q);
+            tx.held.add(new SessionTransaction.Held(q, e, consume, retentionDue));
+        }
+        return message;
+    }
+
+    private Message toMessage(QueueMeta meta, MessageEntity m, boolean withPayload) {
+        MessageProperties p = MessageProperties.create().priority(m.priority).correlation(m.correlation)
+                .expiration(m.expiration);
+        if (m.delay != null) {
+            long delayMs = m.delay.toInstant(ZoneOffset.UTC).toEpochMilli() - m.enqueueTime.toInstant(ZoneOffset.UTC).toEpochMilli();
+            p.delay(Math.max(0, delayMs / 1000));
+        }
+        if (m.exceptionQueue != null) {
+            p.exceptionQueue(m.exceptionQueueSchema + "." + m.exceptionQueue);
+        }
+        if (m.senderName != null || m.senderAddress != null) {
+            p.sender(new Agent(m.senderName, m.senderAddress, m.senderProtocol == null ? 0 : m.senderProtocol));
+        }
+        p.recorded(m.retryCount, m.enqueueTime.toInstant(ZoneOffset.UTC), MessageState.ofCode(m.state),
+                m.originalMsgid == null ? null : MessageId.parse(m.originalMsgid.trim()));
+        Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes()) : null;
+        return Message.dequeued(MessageId.parse(m.msgid.trim()), p, payload);
+    }
+
+    private boolean exists(StoreConnection c, QueueRuntime q, String msgid) {
+        return c.work(em -> !em.createQuery("SELECT m.msgid FROM MessageEntity m WHERE m.msgid = :id AND m.queueId = :q")
+                .setParameter("id", msgid).setParameter("q", q.meta().id()).setMaxResults(1).getResultList().isEmpty());
+    }
+
+    // ------------------------------------------------------------------ transactions
+
+    private SessionTransaction transaction() {
+        if (xaBranch != null) {
+            return xaBranch;
+        }
+        if (current == null) {
+            current = new SessionTransaction(engine.nextTransactionId());
+        }
+        return current;
+    }
+
+    @Override
+    public void commit() {
+        checkOpen();
+        checkLocal("commit");
+        SessionTransaction tx = current;
+        current = null;
+        try {
+            connection.commit();
+        } catch (RuntimeException e) {
+            if (tx != null) {
+                rollbackAfterFailedCommit(tx);
+            }
+            throw e;
+        }
+        if (tx != null) {
+            TransactionCompletion.afterCommit(engine, tx);
+        }
+    }
+
+    private void rollbackAfterFailedCommit(SessionTransaction tx) {
+        try {
+            connection.rollback();
+        } finally {
+            TransactionCompletion.afterRollback(engine, tx);
+        }
+    }
+
+    @Override
+    public void rollback() {
+        checkOpen();
+        checkLocal("rollback");
+        SessionTransaction tx = current;
+        current = null;
+        connection.rollback();
+        if (tx != null) {
+            TransactionCompletion.afterRollback(engine, tx);
+        }
+    }
+
+    private void checkLocal(String what) {
+        if (xaBranch != null) {
+            throw new AqException(AqError.SESSION_STATE, "Cannot " + what
+                    + " a session that works in an XA transaction: the transaction manager ends it.");
+        }
+    }
+
+    /** The database's XAResource for this session's connection, wrapped with the engine's hooks. */
+    public XAResource xaResource() {
+        return new AqXaResource(this, connection.xaResource());
+    }
+
+    /** XA start: from now on the session works in the branch's transaction. */
+    void joinBranch(SessionTransaction branch) {
+        if (current != null && !current.isEmpty()) {
+            throw new AqException(AqError.SESSION_STATE, "The session has uncommitted local work; commit or roll it back"
+                    + " before it joins an XA transaction.");
+        }
+        current = null;
+        xaBranch = branch;
+    }
+
+    /** XA end: the session leaves the branch; the branch is ended by prepare / commit / rollback. */
+    void leaveBranch() {
+        xaBranch = null;
+    }
+
+    SessionTransaction newBranchTransaction() {
+        return new SessionTransaction(engine.nextTransactionId());
+    }
+
+    @Override
+    public QueueAdmin admin() {
+        checkOpen();
+        return engine.admin();
+    }
+
+    private StoreConnection autonomous() {
+        if (autonomous == null) {
+            autonomous = engine.store().open();
+        }
+        return autonomous;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new AqException(AqError.SESSION_STATE, "The queue session is closed.");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (current != null && xaBranch == null && !engine.isClosed()) {
+                SessionTransaction tx = current;
+                current = null;
+                connection.rollback();
+                TransactionCompletion.afterRollback(engine, tx);
+            }
+        } finally {
+            try {
+                connection.close();
+            } finally {
+                if (autonomous != null) {
+                    autonomous.close();
+                }
+            }
+        }
+    }
+
+    private static LocalDateTime utc(long epochMillis) {
+        return LocalDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC);
+    }
+}

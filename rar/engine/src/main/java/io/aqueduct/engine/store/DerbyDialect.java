@@ -1,0 +1,185 @@
+package io.aqueduct.engine.store;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.XADataSource;
+import org.apache.derby.jdbc.EmbeddedDataSource;
+import org.apache.derby.jdbc.EmbeddedXADataSource;
+
+/** Embedded Derby: the zero-set-up store, one JVM per database. */
+public final class DerbyDialect implements Dialect {
+    private final String databaseName;
+    private final boolean inMemory;
+    private final EmbeddedXADataSource xa;
+
+    private DerbyDialect(String databaseName, boolean inMemory) {
+        this.databaseName = databaseName;
+        this.inMemory = inMemory;
+        if (System.getProperty("derby.stream.error.file") == null && System.getProperty("derby.stream.error.field") == null) {
+            // keep derby.log out of the user's working directory
+            System.setProperty("derby.stream.error.file",
+                    Path.of(System.getProperty("java.io.tmpdir"), "aqueduct-derby.log").toString());
+        }
+        xa = new EmbeddedXADataSource();
+        xa.setDatabaseName(databaseName);
+        xa.setCreateDatabase("create");
+    }
+
+    /** A durable database in {@code directory} (created when absent). */
+    public static DerbyDialect directory(Path directory) {
+        return new DerbyDialect(directory.toAbsolutePath().toString(), false);
+    }
+
+    /** An in-memory database, gone when the engine closes: for tests. */
+    public static DerbyDialect inMemory(String name) {
+        return new DerbyDialect("memory:" + name, true);
+    }
+
+    @Override
+    public String eclipseLinkPlatform() {
+        return "Derby";
+    }
+
+    @Override
+    public String defaultSchema() {
+        return "APP";
+    }
+
+    @Override
+    public XADataSource xaDataSource() {
+        return xa;
+    }
+
+    @Override
+    public String dirtyReadSuffix() {
+        return " WITH UR";
+    }
+
+    @Override
+    public void createSchema(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            // a queue store wants short lock waits: a contended row is a lost race, not a minute's stall
+            s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '10')");
+            s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '2')");
+        }
+        if (!tableExists(c, "APP", "AQ_QUEUE_TABLE")) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE AQ_QUEUE_TABLE (QT_ID BIGINT NOT NULL PRIMARY KEY, OWNER VARCHAR(30) NOT NULL,"
+                        + " NAME VARCHAR(30) NOT NULL, PAYLOAD_TYPE VARCHAR(7) NOT NULL, OBJECT_TYPE VARCHAR(256),"
+                        + " SORT_ORDER VARCHAR(22) NOT NULL, MULTIPLE_CONSUMERS SMALLINT NOT NULL,"
+                        + " MESSAGE_GROUPING VARCHAR(13) NOT NULL, USER_COMMENT VARCHAR(2000),"
+                        + " CONSTRAINT AQ_QUEUE_TABLE_NAME UNIQUE (OWNER, NAME))");
+                s.execute("CREATE TABLE AQ_QUEUE (QID BIGINT NOT NULL PRIMARY KEY, OWNER VARCHAR(30) NOT NULL,"
+                        + " NAME VARCHAR(30) NOT NULL, QT_ID BIGINT NOT NULL REFERENCES AQ_QUEUE_TABLE (QT_ID),"
+                        + " QUEUE_TYPE VARCHAR(15) NOT NULL, MAX_RETRIES INT NOT NULL, RETRY_DELAY BIGINT NOT NULL,"
+                        + " RETENTION BIGINT NOT NULL, ENQUEUE_ENABLED SMALLINT NOT NULL, DEQUEUE_ENABLED SMALLINT NOT NULL,"
+                        + " USER_COMMENT VARCHAR(2000), CONSTRAINT AQ_QUEUE_NAME UNIQUE (OWNER, NAME))");
+                s.execute("CREATE TABLE AQ_MESSAGE (MSGID CHAR(32) NOT NULL PRIMARY KEY, QID BIGINT NOT NULL,"
+                        + " QT_ID BIGINT NOT NULL, CORRID VARCHAR(128), PRIORITY INT NOT NULL, STATE INT NOT NULL,"
+                        + " DELAY TIMESTAMP, EXPIRATION BIGINT NOT NULL, TIME_MANAGER_INFO BIGINT,"
+                        + " ENQ_TIME TIMESTAMP NOT NULL, ENQ_UID VARCHAR(128), ENQ_TID VARCHAR(64),"
+                        + " DEQ_TIME TIMESTAMP, DEQ_UID VARCHAR(128), DEQ_TID VARCHAR(64), RETRY_COUNT INT NOT NULL,"
+                        + " EXCEPTION_QSCHEMA VARCHAR(30), EXCEPTION_QUEUE VARCHAR(30),"
+                        + " SENDER_NAME VARCHAR(30), SENDER_ADDRESS VARCHAR(1024), SENDER_PROTOCOL INT,"
+                        + " ORIGINAL_MSGID CHAR(32), SEQ BIGINT NOT NULL, GROUP_SEQ BIGINT NOT NULL, ORDER_MS BIGINT NOT NULL,"
+                        + " USER_DATA VARCHAR(32672) FOR BIT DATA, USER_DATA_LOB BLOB(2G))");
+                // the dequeue order of a queue, and the time manager's next due instant
+                s.execute("CREATE INDEX AQ_MESSAGE_ORDER ON AQ_MESSAGE (QID, STATE, PRIORITY, ORDER_MS, GROUP_SEQ, SEQ)");
+                s.execute("CREATE INDEX AQ_MESSAGE_TM ON AQ_MESSAGE (TIME_MANAGER_INFO)");
+                s.execute("CREATE VIEW DBA_QUEUE_TABLES (OWNER, QUEUE_TABLE, TYPE, OBJECT_TYPE, SORT_ORDER, RECIPIENTS,"
+                        + " MESSAGE_GROUPING, USER_COMMENT) AS SELECT OWNER, NAME,"
+                        + " CASE WHEN PAYLOAD_TYPE = 'OBJECT' THEN 'OBJECT' ELSE PAYLOAD_TYPE END, OBJECT_TYPE, SORT_ORDER,"
+                        + " CASE WHEN MULTIPLE_CONSUMERS = 1 THEN 'MULTIPLE' ELSE 'SINGLE' END, MESSAGE_GROUPING, USER_COMMENT"
+                        + " FROM AQ_QUEUE_TABLE");
+                s.execute("CREATE VIEW USER_QUEUE_TABLES AS SELECT QUEUE_TABLE, TYPE, OBJECT_TYPE, SORT_ORDER, RECIPIENTS,"
+                        + " MESSAGE_GROUPING, USER_COMMENT FROM DBA_QUEUE_TABLES WHERE OWNER = CURRENT SCHEMA");
+                s.execute("CREATE VIEW DBA_QUEUES (OWNER, NAME, QUEUE_TABLE, QID, QUEUE_TYPE, MAX_RETRIES, RETRY_DELAY,"
+                        + " ENQUEUE_ENABLED, DEQUEUE_ENABLED, RETENTION, USER_COMMENT) AS SELECT Q.OWNER, Q.NAME, T.NAME,"
+                        + " Q.QID, Q.QUEUE_TYPE, Q.MAX_RETRIES, Q.RETRY_DELAY,"
+                        + " CASE WHEN Q.ENQUEUE_ENABLED = 1 THEN 'YES' ELSE 'NO' END,"
+                        + " CASE WHEN Q.DEQUEUE_ENABLED = 1 THEN 'YES' ELSE 'NO' END,"
+                        + " Q.RETENTION, Q.USER_COMMENT"
+                        + " FROM AQ_QUEUE Q JOIN AQ_QUEUE_TABLE T ON Q.QT_ID = T.QT_ID");
+                s.execute("CREATE VIEW USER_QUEUES AS SELECT NAME, QUEUE_TABLE, QID, QUEUE_TYPE, MAX_RETRIES, RETRY_DELAY,"
+                        + " ENQUEUE_ENABLED, DEQUEUE_ENABLED, RETENTION, USER_COMMENT FROM DBA_QUEUES WHERE OWNER = CURRENT SCHEMA");
+            }
+        }
+    }
+
+    @Override
+    public void createQueueTableView(Connection c, String owner, String queueTable, long queueTableId) throws SQLException {
+        if (!schemaExists(c, owner)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE SCHEMA " + quote(owner));
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            // names were validated as identifiers and the id is ours: nothing user-typed is spliced in raw
+            s.execute("CREATE VIEW " + quote(owner) + "." + quote("AQ$" + queueTable) + " (QUEUE, MSG_ID, CORR_ID,"
+                    + " MSG_PRIORITY, MSG_STATE, DELAY, EXPIRATION, ENQ_TIME, ENQ_USER_ID, ENQ_TXN_ID, DEQ_TIME,"
+                    + " DEQ_USER_ID, DEQ_TXN_ID, RETRY_COUNT, EXCEPTION_QUEUE_OWNER, EXCEPTION_QUEUE, USER_DATA)"
+                    + " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY,"
+                    + " CASE M.STATE WHEN 0 THEN 'READY' WHEN 1 THEN 'WAITING' WHEN 2 THEN 'PROCESSED' ELSE 'EXPIRED' END,"
+                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, M.DEQ_TIME, M.DEQ_UID, M.DEQ_TID,"
+                    + " M.RETRY_COUNT, M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE,"
+                    + " CASE WHEN M.USER_DATA_LOB IS NULL THEN CAST(M.USER_DATA AS BLOB(2G)) ELSE M.USER_DATA_LOB END"
+                    + " FROM AQ_MESSAGE M JOIN AQ_QUEUE Q ON M.QID = Q.QID WHERE M.QT_ID = " + queueTableId);
+        }
+    }
+
+    @Override
+    public void dropQueueTableView(Connection c, String owner, String queueTable) throws SQLException {
+        if (tableExists(c, owner, "AQ$" + queueTable)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP VIEW " + quote(owner) + "." + quote("AQ$" + queueTable));
+            }
+        }
+    }
+
+    private static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static boolean tableExists(Connection c, String schema, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSTABLES T JOIN SYS.SYSSCHEMAS S"
+                + " ON T.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = ? AND T.TABLENAME = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static boolean schemaExists(Connection c, String schema) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSSCHEMAS WHERE SCHEMANAME = ?")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    @Override
+    public void shutdown() {
+        EmbeddedDataSource ds = new EmbeddedDataSource();
+        ds.setDatabaseName(databaseName);
+        if (inMemory) {
+            ds.setConnectionAttributes("drop=true");
+        } else {
+            ds.setShutdownDatabase("shutdown");
+        }
+        try {
+            ds.getConnection().close();
+        } catch (SQLException expected) {
+            // Derby reports a successful shutdown / drop as an exception (08006); anything else is a real failure
+            if (!"08006".equals(expected.getSQLState()) && !"XJ004".equals(expected.getSQLState())) {
+                throw new IllegalStateException("Derby did not shut down cleanly: " + expected.getMessage(), expected);
+            }
+        }
+    }
+}
