@@ -456,6 +456,9 @@ public final class EngineSession implements QueueSession {
         }
         if (mode != DequeueMode.BROWSE) {
             tx.touch(q);
+            if (consume) {
+                tx.held.removeIf(h -> h.entry() == e); // a message this transaction had LOCKED is now removed
+            }
             tx.held.add(new SessionTransaction.Held(q, e, consume, retentionDue));
         }
         return message;

@@ -25,6 +25,7 @@ import javax.sql.XAConnection;
  */
 public final class Store implements AutoCloseable {
     private static final ThreadLocal<Connection> BOUND = new ThreadLocal<>();
+    private static final java.util.concurrent.atomic.AtomicInteger STORES = new java.util.concurrent.atomic.AtomicInteger();
 
     private final Dialect dialect;
     private final EntityManagerFactory emf;
@@ -35,7 +36,8 @@ public final class Store implements AutoCloseable {
         props.put("jakarta.persistence.nonJtaDataSource", new BoundDataSource());
         props.put("eclipselink.target-database", dialect.eclipseLinkPlatform());
         props.put("eclipselink.cache.shared.default", "false");
-        props.put("eclipselink.jdbc.connections.wait-timeout", "0");
+        // one EclipseLink session per store, even with several engines in one JVM
+        props.put("eclipselink.session-name", "aqueduct-" + STORES.incrementAndGet());
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(Store.class.getClassLoader());
         try (StoreConnection boot = openRaw()) {
