@@ -84,7 +84,9 @@ public final class AqueductEngine implements AutoCloseable {
         this.admin = new QueueAdministration(this);
         this.timeManager = new TimeManager(this);
         clock.onAdvance(this::clockAdvanced);
-        if (b.timeManager) {
+        if (b.timeManagerExecutor != null) {
+            timeManager.start(b.timeManagerExecutor);
+        } else if (b.timeManager) {
             timeManager.start();
         }
     }
@@ -272,6 +274,7 @@ public final class AqueductEngine implements AutoCloseable {
         private String user = System.getProperty("user.name", "AQUEDUCT");
         private String defaultSchema;
         private boolean timeManager = true;
+        private java.util.concurrent.Executor timeManagerExecutor;
 
         /** A durable embedded Derby database in {@code directory}. */
         public Builder derbyDirectory(Path directory) {
@@ -310,6 +313,12 @@ public final class AqueductEngine implements AutoCloseable {
         /** Whether the time manager thread runs (tests may drive it by hand with runDue()). */
         public Builder timeManager(boolean run) {
             this.timeManager = run;
+            return this;
+        }
+
+        /** Runs the time manager's loop on this executor (a container's WorkManager) instead of a thread of its own. */
+        public Builder timeManagerExecutor(java.util.concurrent.Executor executor) {
+            this.timeManagerExecutor = executor;
             return this;
         }
 

@@ -117,6 +117,22 @@ public final class QueueRuntime {
         }
     }
 
+    /** Is there a message a new transaction could dequeue now (for waiting without claiming)? */
+    public boolean hasAvailable(Predicate<String> correlation, long now) {
+        lock.lock();
+        try {
+            Request probe = new Request(new Object(), DequeueMode.REMOVE, Navigation.FIRST_MESSAGE, null, null, correlation, now);
+            for (ReadyEntry e : ready) {
+                if (eligible(e, probe)) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private boolean eligible(ReadyEntry e, Request r) {
         if (e.expiresAt <= r.now()) {
             return false; // the time manager is about to move it to the exception queue

@@ -406,6 +406,36 @@ public final class EngineSession implements QueueSession {
         }
     }
 
+    /**
+     * Waits until {@code queue} has a message this session could dequeue (matching the
+     * correlation, if one is given), without taking it: true when there is one, false when
+     * {@code waitMillis} passed. Message delivery waits with this outside a transaction, then
+     * dequeues inside one.
+     */
+    public boolean awaitAvailable(String queue, String correlation, long waitMillis, java.util.function.BooleanSupplier cancelled) {
+        checkOpen();
+        QueueRuntime q = resolve(queue);
+        Predicate<String> match = correlation == null ? null : CorrelationPattern.compile(correlation);
+        long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : engine.clock().millis() + waitMillis;
+        while (!q.dropped() && !engine.isClosed() && !cancelled.getAsBoolean()) {
+            long version = q.version();
+            if (q.meta().dequeueEnabled() && q.hasAvailable(match, engine.clock().millis())) {
+                return true;
+            }
+            long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - engine.clock().millis();
+            if (remaining <= 0) {
+                return false;
+            }
+            try {
+                q.awaitChange(version, remaining);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
     /** Reads (and, for REMOVE, consumes) the claimed message; null when it is no longer there. */
     private Message materialize(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry e, DequeueMode mode) {
         QueueMeta meta = q.meta();
@@ -549,6 +579,29 @@ public final class EngineSession implements QueueSession {
     /** The database's XAResource for this session's connection, wrapped with the engine's hooks. */
     public XAResource xaResource() {
         return new AqXaResource(this, connection.xaResource());
+    }
+
+    /** Rolls back local work left uncommitted (a pooled session going back to its pool). */
+    public void rollbackLocalWork() {
+        if (!closed && xaBranch == null && current != null && !current.isEmpty()) {
+            rollback();
+        }
+    }
+
+    /** Forgets the dequeue positions (a pooled session handed to a new user starts afresh). */
+    public void resetPositions() {
+        positions.clear();
+    }
+
+    /** Wakes the dequeues and waits of this session's queues so they can notice a cancellation. */
+    public void wake(String queue) {
+        engine.catalog().queues().stream().filter(r -> r.meta().qualifiedName().equals(
+                QualifiedName.forLookup(queue, engine.defaultSchema(), "queue").toString())).forEach(QueueRuntime::wakeAll);
+    }
+
+    /** Does the named queue exist? */
+    public boolean queueExists(String queue) {
+        return engine.catalog().queue(QualifiedName.forLookup(queue, engine.defaultSchema(), "queue").toString()) != null;
     }
 
     /** XA start: from now on the session works in the branch's transaction. */

@@ -36,18 +36,41 @@ public final class TimeManager implements AutoCloseable {
     private long nextDue = Long.MAX_VALUE;
     private boolean signalled;
     private volatile boolean running;
-    private Thread thread;
+    private volatile boolean started;
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     private StoreConnection connection;
 
     public TimeManager(AqueductEngine engine) {
         this.engine = engine;
     }
 
+    /** Runs the time manager on a thread of its own. */
     public void start() {
+        start(task -> {
+            Thread t = new Thread(task, "aqueduct-time-manager");
+            t.setDaemon(true);
+            t.start();
+        });
+    }
+
+    /**
+     * Runs the time manager's loop as one long task of {@code executor} (in a container, the
+     * resource adapter's WorkManager).
+     */
+    public void start(java.util.concurrent.Executor executor) {
         running = true;
-        thread = new Thread(this::loop, "aqueduct-time-manager");
-        thread.setDaemon(true);
-        thread.start();
+        started = true;
+        executor.execute(() -> {
+            try {
+                loop();
+            } finally {
+                stopped.countDown();
+            }
+        });
+    }
+
+    public boolean isRunning() {
+        return running;
     }
 
     /** Something becomes due at {@code epochMillis}; wake up earlier if that is sooner than planned. */
@@ -237,9 +260,9 @@ public final class TimeManager implements AutoCloseable {
     public void close() {
         running = false;
         wake();
-        if (thread != null) {
+        if (started) {
             try {
-                thread.join(10_000);
+                stopped.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -1,0 +1,256 @@
+package io.aqueduct.connector;
+
+import io.aqueduct.connector.inbound.AqActivationSpec;
+import io.aqueduct.connector.inbound.DeliveryActivation;
+import io.aqueduct.engine.AqueductEngine;
+import io.aqueduct.engine.session.EngineSession;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.BootstrapContext;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.Connector;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterInternalException;
+import jakarta.resource.spi.TransactionSupport;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.Work;
+import jakarta.resource.spi.work.WorkException;
+import jakarta.resource.spi.work.WorkManager;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.transaction.xa.XAResource;
+
+/**
+ * The Aqueduct resource adapter: starts the queue engine on its store when the adapter starts
+ * (the time manager runs as work of the adapter's WorkManager), hands queue sessions to the
+ * outbound connection factories and delivers messages to message-driven beans.
+ */
+@Connector(
+        displayName = "Aqueduct",
+        description = "Oracle-Streams-AQ-style advanced queuing: XA-enlisted queue sessions and transactional MDB delivery,"
+                + " stored in a relational database (embedded Derby by default).",
+        vendorName = "Aqueduct",
+        eisType = "Advanced queuing",
+        version = "0.1",
+        transactionSupport = TransactionSupport.TransactionSupportLevel.XATransaction)
+public class AqResourceAdapter implements ResourceAdapter {
+    private static final Logger LOG = Logger.getLogger(AqResourceAdapter.class.getName());
+
+    @ConfigProperty(description = "Directory of the embedded Derby database that stores the queues. Empty: "
+            + "<domain>/aqueduct/store inside the Payara domain (the system property com.sun.aas.instanceRoot), "
+            + "else ~/.aqueduct/store.", defaultValue = "")
+    private String storeDirectory = "";
+
+    @ConfigProperty(description = "Schema of queue and queue table names given without one. Empty: the store's "
+            + "default schema (APP on Derby).", defaultValue = "")
+    private String defaultSchema = "";
+
+    @ConfigProperty(description = "User recorded as enqueue / dequeue user when a session names none.",
+            defaultValue = "AQUEDUCT")
+    private String user = "AQUEDUCT";
+
+    @ConfigProperty(description = "Run the time manager (delay, expiration, retry delay, retention). Turn it off "
+            + "only on a node that must not move messages in time.", defaultValue = "true")
+    private Boolean timeManagerEnabled = Boolean.TRUE;
+
+    @ConfigProperty(description = "Queue tables and queues to create (and start) when the adapter starts, if missing: "
+            + "definitions separated by ';', e.g. 'table OE.ORDERS_QTAB payload=JSON sort=priority,enq_time; "
+            + "queue OE.BOOKED_ORDERS table=OE.ORDERS_QTAB max_retries=4 retry_delay=43200'. Empty: the system "
+            + "property aqueduct.queueDefinitions, if set.", defaultValue = "")
+    private String queueDefinitions = "";
+
+    private transient volatile AqueductEngine engine;
+    private transient BootstrapContext context;
+    private final transient Map<ActivationKey, DeliveryActivation> activations = new ConcurrentHashMap<>();
+    private final transient List<EngineSession> recoverySessions = new ArrayList<>();
+
+    private record ActivationKey(MessageEndpointFactory factory, ActivationSpec spec) {
+    }
+
+    @Override
+    public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
+        this.context = ctx;
+        WorkManager workManager = ctx.getWorkManager();
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        Thread.currentThread().setContextClassLoader(AqResourceAdapter.class.getClassLoader());
+        try {
+            AqueductEngine.Builder b = AqueductEngine.builder().derbyDirectory(storePath()).user(user)
+                    .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled));
+            if (Boolean.TRUE.equals(timeManagerEnabled)) {
+                b.timeManagerExecutor(task -> startWork(workManager, task));
+            }
+            QueueDefinitions definitions = QueueDefinitions.parse(queueDefinitions == null || queueDefinitions.isBlank()
+                    ? System.getProperty("aqueduct.queueDefinitions") : queueDefinitions);
+            engine = b.start();
+            try {
+                definitions.apply(engine.admin());
+            } catch (RuntimeException e) {
+                engine.close();
+                engine = null;
+                throw e;
+            }
+            LOG.info(() -> "Aqueduct started on the Derby store in " + storePath());
+        } catch (RuntimeException e) {
+            throw new ResourceAdapterInternalException("Aqueduct could not start its store in " + storePath() + ": "
+                    + e.getMessage(), e);
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
+    }
+
+    static void startWork(WorkManager workManager, Runnable task) {
+        try {
+            workManager.startWork(new Work() {
+                @Override
+                public void run() {
+                    task.run();
+                }
+
+                @Override
+                public void release() {
+                    // the engine stops its loops when the adapter stops
+                }
+            }, WorkManager.INDEFINITE, null, null);
+        } catch (WorkException e) {
+            throw new IllegalStateException("The WorkManager refused Aqueduct's work: " + e.getMessage(), e);
+        }
+    }
+
+    private Path storePath() {
+        if (storeDirectory != null && !storeDirectory.isBlank()) {
+            return Path.of(storeDirectory);
+        }
+        String instanceRoot = System.getProperty("com.sun.aas.instanceRoot");
+        if (instanceRoot != null) {
+            return Path.of(instanceRoot, "aqueduct", "store");
+        }
+        return Path.of(System.getProperty("user.home"), ".aqueduct", "store");
+    }
+
+    /** In-flight deliveries finish (or roll back), then the engine stops and Derby shuts down. */
+    @Override
+    public void stop() {
+        for (DeliveryActivation a : activations.values()) {
+            a.stop();
+        }
+        activations.clear();
+        synchronized (recoverySessions) {
+            for (EngineSession s : recoverySessions) {
+                try {
+                    s.close();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.FINE, "closing a recovery session", e);
+                }
+            }
+            recoverySessions.clear();
+        }
+        AqueductEngine e = engine;
+        engine = null;
+        if (e != null) {
+            e.close();
+            LOG.info("Aqueduct stopped; its store is shut down");
+        }
+    }
+
+    @Override
+    public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
+        if (!(spec instanceof AqActivationSpec aq)) {
+            throw new ResourceException("Aqueduct activates only its own activation spec, not " + spec.getClass().getName());
+        }
+        aq.validate();
+        DeliveryActivation activation = new DeliveryActivation(engine(), context.getWorkManager(), factory, aq);
+        activation.start();
+        activations.put(new ActivationKey(factory, spec), activation);
+    }
+
+    @Override
+    public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
+        DeliveryActivation a = activations.remove(new ActivationKey(factory, spec));
+        if (a != null) {
+            a.stop();
+        }
+    }
+
+    /** The store's XAResources, for the transaction manager's recovery: one per activation spec. */
+    @Override
+    public XAResource[] getXAResources(ActivationSpec[] specs) throws ResourceException {
+        AqueductEngine e = engine();
+        XAResource[] out = new XAResource[specs == null ? 0 : specs.length];
+        for (int i = 0; i < out.length; i++) {
+            EngineSession s = e.openSession(user);
+            synchronized (recoverySessions) {
+                recoverySessions.add(s);
+            }
+            out[i] = s.xaResource();
+        }
+        return out;
+    }
+
+    /** The running engine; fails when the adapter is not started. */
+    public AqueductEngine engine() throws ResourceException {
+        AqueductEngine e = engine;
+        if (e == null || e.isClosed()) {
+            throw new ResourceException("The Aqueduct resource adapter is not started.");
+        }
+        return e;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    public String getStoreDirectory() {
+        return storeDirectory;
+    }
+
+    public void setStoreDirectory(String storeDirectory) {
+        this.storeDirectory = storeDirectory;
+    }
+
+    public String getQueueDefinitions() {
+        return queueDefinitions;
+    }
+
+    public void setQueueDefinitions(String queueDefinitions) {
+        this.queueDefinitions = queueDefinitions;
+    }
+
+    public String getDefaultSchema() {
+        return defaultSchema;
+    }
+
+    public void setDefaultSchema(String defaultSchema) {
+        this.defaultSchema = defaultSchema;
+    }
+
+    public String getUser() {
+        return user;
+    }
+
+    public void setUser(String user) {
+        this.user = user;
+    }
+
+    public Boolean getTimeManagerEnabled() {
+        return timeManagerEnabled;
+    }
+
+    public void setTimeManagerEnabled(Boolean timeManagerEnabled) {
+        this.timeManagerEnabled = timeManagerEnabled;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
+}

@@ -1,0 +1,200 @@
+package io.aqueduct.connector.inbound;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.AqMessageListener;
+import io.aqueduct.api.DequeueMode;
+import io.aqueduct.api.DequeueOptions;
+import io.aqueduct.api.Message;
+import io.aqueduct.api.Navigation;
+import io.aqueduct.engine.AqueductEngine;
+import io.aqueduct.engine.session.EngineSession;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.UnavailableException;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.Work;
+import jakarta.resource.spi.work.WorkException;
+import jakarta.resource.spi.work.WorkManager;
+import java.lang.reflect.Method;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.transaction.xa.XAResource;
+
+/**
+ * Delivery to one activated MDB: {@code maxSessions} workers, each with its own queue session.
+ * A worker waits (outside any transaction) until its queue has a message, then dequeues it
+ * (REMOVE) and calls the MDB inside one XA transaction of the container: the MDB's rollback is a
+ * failed attempt, counted by the engine's after-rollback hook.
+ */
+public final class DeliveryActivation {
+    private static final Logger LOG = Logger.getLogger(DeliveryActivation.class.getName());
+    private static final Method ON_MESSAGE;
+
+    static {
+        try {
+            ON_MESSAGE = AqMessageListener.class.getMethod("onMessage", Message.class);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final AqueductEngine engine;
+    private final WorkManager workManager;
+    private final MessageEndpointFactory factory;
+    private final AqActivationSpec spec;
+    private final String queue;
+    private final String correlation;
+    private final String consumer;
+    private volatile boolean running;
+    private CountDownLatch workers;
+
+    public DeliveryActivation(AqueductEngine engine, WorkManager workManager, MessageEndpointFactory factory,
+            AqActivationSpec spec) throws ResourceException {
+        this.engine = engine;
+        this.workManager = workManager;
+        this.factory = factory;
+        this.spec = spec;
+        this.queue = spec.getQueueName().trim();
+        this.correlation = spec.blankToNull(spec.getCorrelation());
+        this.consumer = spec.blankToNull(spec.getConsumerName());
+        checkQueue();
+    }
+
+    /** The queue must exist and fit the consumer name, or the deployment fails naming the problem. */
+    private void checkQueue() throws ResourceException {
+        try (EngineSession probe = engine.openSession(null)) {
+            if (!probe.queueExists(queue)) {
+                throw new ResourceException("Invalid Aqueduct activation config: queueName '" + queue
+                        + "' names no existing queue (AQ-24010). Create and start the queue first.");
+            }
+            var meta = probe.admin().queue(queue);
+            var table = probe.admin().queueTable(meta.owner() + "." + meta.queueTable());
+            if (table.multipleConsumers() && consumer == null && meta.queueType() != io.aqueduct.api.QueueType.EXCEPTION) {
+                throw new ResourceException("Invalid Aqueduct activation config: queue '" + queue
+                        + "' is a multi-consumer queue; set consumerName to the subscriber to consume as.");
+            }
+            if (!table.multipleConsumers() && consumer != null) {
+                throw new ResourceException("Invalid Aqueduct activation config: queue '" + queue
+                        + "' is a single-consumer queue; leave consumerName empty.");
+            }
+        } catch (AqException e) {
+            throw new ResourceException("Invalid Aqueduct activation config: queueName '" + queue + "': " + e.getMessage(), e);
+        }
+    }
+
+    public void start() throws ResourceException {
+        running = true;
+        int n = spec.getMaxSessions();
+        workers = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            EngineSession session = engine.openSession(spec.blankToNull(spec.getUser()));
+            try {
+                workManager.scheduleWork(new Worker(session), WorkManager.INDEFINITE, null, null);
+            } catch (WorkException e) {
+                session.close();
+                running = false;
+                throw new ResourceException("The WorkManager refused Aqueduct's delivery work: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Stops delivery: workers finish the message in hand (or roll it back) and leave. */
+    public void stop() {
+        running = false;
+        wakeQueue();
+        try {
+            if (workers != null && !workers.await(30, TimeUnit.SECONDS)) {
+                LOG.warning("Aqueduct: delivery to " + queue + " did not stop within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void wakeQueue() {
+        try (EngineSession s = engine.openSession(null)) {
+            s.wake(queue);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "waking the delivery workers", e);
+        }
+    }
+
+    private final class Worker implements Work {
+        private final EngineSession session;
+
+        Worker(EngineSession session) {
+            this.session = session;
+        }
+
+        @Override
+        public void run() {
+            XAResource xa = session.xaResource();
+            DequeueOptions options = DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
+                    .waitSeconds(DequeueOptions.NO_WAIT).correlation(correlation).consumerName(consumer);
+            try {
+                while (running && !engine.isClosed()) {
+                    if (!session.awaitAvailable(queue, correlation, Long.MAX_VALUE, () -> !running)) {
+                        continue;
+                    }
+                    deliverOne(xa, options);
+                }
+            } catch (RuntimeException e) {
+                if (running) {
+                    LOG.log(Level.SEVERE, "Aqueduct: delivery from " + queue + " stopped", e);
+                }
+            } finally {
+                try {
+                    session.close();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.FINE, "closing a delivery session", e);
+                }
+                workers.countDown();
+            }
+        }
+
+        private void deliverOne(XAResource xa, DequeueOptions options) {
+            MessageEndpoint endpoint;
+            try {
+                endpoint = factory.createEndpoint(xa);
+            } catch (UnavailableException e) {
+                LOG.log(Level.WARNING, "Aqueduct: the MDB for " + queue + " is unavailable", e);
+                return;
+            }
+            try {
+                endpoint.beforeDelivery(ON_MESSAGE);
+                try {
+                    Message m;
+                    try {
+                        m = session.dequeue(queue, options);
+                    } catch (AqException e) {
+                        if (e.errorCode() != AqError.NO_MESSAGE) {
+                            throw e;
+                        }
+                        m = null; // another worker took it first
+                    }
+                    if (m != null) {
+                        ((AqMessageListener) endpoint).onMessage(m);
+                    }
+                } catch (RuntimeException e) {
+                    // the container rolls the transaction back: a failed attempt for the message
+                    LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " failed; the delivery is rolled back", e);
+                } finally {
+                    endpoint.afterDelivery();
+                }
+            } catch (ResourceException | NoSuchMethodException e) {
+                LOG.log(Level.WARNING, "Aqueduct: delivery from " + queue + " failed", e);
+            } finally {
+                endpoint.release();
+            }
+        }
+
+        @Override
+        public void release() {
+            running = false;
+            wakeQueue();
+        }
+    }
+}

@@ -1,0 +1,7 @@
+package io.aqueduct.connector.outbound;
+
+import jakarta.resource.spi.ConnectionRequestInfo;
+
+/** The user an application asked a session for. */
+record AqConnectionRequestInfo(String user) implements ConnectionRequestInfo {
+}

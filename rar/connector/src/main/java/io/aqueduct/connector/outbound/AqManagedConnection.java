@@ -1,0 +1,243 @@
+package io.aqueduct.connector.outbound;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.engine.session.EngineSession;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConnectionEvent;
+import jakarta.resource.spi.ConnectionEventListener;
+import jakarta.resource.spi.ConnectionRequestInfo;
+import jakarta.resource.spi.LocalTransaction;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.ManagedConnectionMetaData;
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CopyOnWriteArraySet;
+import javax.security.auth.Subject;
+import javax.transaction.xa.XAResource;
+
+/**
+ * One pooled queue session: an engine session on one store connection. Its XAResource is the
+ * store database's own, wrapped with the engine's hooks; its handles are what applications hold.
+ */
+public final class AqManagedConnection implements ManagedConnection {
+    private final AqManagedConnectionFactory factory;
+    private final EngineSession session;
+    private final String user;
+    private final Set<AqSessionHandle> handles = new CopyOnWriteArraySet<>();
+    private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
+    private XAResource xaResource;
+    private PrintWriter logWriter;
+    private volatile boolean broken;
+    private volatile boolean destroyed;
+    private boolean destroyWhenClosed;
+
+    AqManagedConnection(AqManagedConnectionFactory factory, EngineSession session, String user) {
+        this.factory = factory;
+        this.session = session;
+        this.user = user;
+    }
+
+    AqManagedConnectionFactory factory() {
+        return factory;
+    }
+
+    String user() {
+        return user;
+    }
+
+    EngineSession session() {
+        return session;
+    }
+
+    boolean usable() {
+        return !broken && !destroyed;
+    }
+
+    void destroyWhenClosed() {
+        this.destroyWhenClosed = true;
+    }
+
+    @Override
+    public Object getConnection(Subject subject, ConnectionRequestInfo info) {
+        AqSessionHandle h = new AqSessionHandle(this);
+        handles.add(h);
+        return h;
+    }
+
+    @Override
+    public void associateConnection(Object connection) throws ResourceException {
+        if (!(connection instanceof AqSessionHandle h)) {
+            throw new ResourceException("Not an Aqueduct session handle: " + connection);
+        }
+        h.owner().handles.remove(h);
+        h.associate(this);
+        handles.add(h);
+    }
+
+    /** An application closed its handle: the connection goes back to the pool. */
+    void handleClosed(AqSessionHandle h) {
+        handles.remove(h);
+        fire(ConnectionEvent.CONNECTION_CLOSED, h, null);
+        if (destroyWhenClosed && handles.isEmpty()) {
+            destroy();
+        }
+    }
+
+    /**
+     * Called with every failure a handle sees: when the database connection itself broke, the
+     * pool is told so that it replaces this connection.
+     */
+    void failed(RuntimeException e, AqSessionHandle h) {
+        if (e instanceof AqException aq && aq.errorCode() == AqError.STORE_FAILURE && connectionLost(aq)) {
+            broken = true;
+            fire(ConnectionEvent.CONNECTION_ERROR_OCCURRED, h, e);
+        }
+    }
+
+    private static boolean connectionLost(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || "XJ015".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void localTransactionEvent(int type) {
+        fire(type, null, null);
+    }
+
+    private void fire(int type, AqSessionHandle h, Exception e) {
+        ConnectionEvent event = e == null ? new ConnectionEvent(this, type) : new ConnectionEvent(this, type, e);
+        if (h != null) {
+            event.setConnectionHandle(h);
+        }
+        for (ConnectionEventListener l : listeners) {
+            switch (type) {
+                case ConnectionEvent.CONNECTION_CLOSED -> l.connectionClosed(event);
+                case ConnectionEvent.CONNECTION_ERROR_OCCURRED -> l.connectionErrorOccurred(event);
+                case ConnectionEvent.LOCAL_TRANSACTION_STARTED -> l.localTransactionStarted(event);
+                case ConnectionEvent.LOCAL_TRANSACTION_COMMITTED -> l.localTransactionCommitted(event);
+                case ConnectionEvent.LOCAL_TRANSACTION_ROLLEDBACK -> l.localTransactionRolledback(event);
+                default -> throw new IllegalArgumentException("event " + type);
+            }
+        }
+    }
+
+    /** Back to the pool: the handles are invalid, the next user starts at the head of every queue. */
+    @Override
+    public void cleanup() {
+        for (AqSessionHandle h : handles) {
+            h.invalidate();
+        }
+        handles.clear();
+        session.rollbackLocalWork();
+        session.resetPositions();
+    }
+
+    @Override
+    public void destroy() {
+        if (destroyed) {
+            return;
+        }
+        destroyed = true;
+        cleanup();
+        try {
+            session.close();
+        } catch (RuntimeException e) {
+            // the connection may already be gone (that is often why it is destroyed)
+            if (logWriter != null) {
+                logWriter.println("Aqueduct: closing a destroyed session failed: " + e);
+            }
+        }
+    }
+
+    @Override
+    public void addConnectionEventListener(ConnectionEventListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeConnectionEventListener(ConnectionEventListener listener) {
+        listeners.remove(listener);
+    }
+
+    @Override
+    public synchronized XAResource getXAResource() {
+        if (xaResource == null) {
+            xaResource = session.xaResource();
+        }
+        return xaResource;
+    }
+
+    @Override
+    public LocalTransaction getLocalTransaction() {
+        return new LocalTransaction() {
+            @Override
+            public void begin() {
+                // the session's transaction begins with its first unit of work
+                localTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_STARTED);
+            }
+
+            @Override
+            public void commit() throws ResourceException {
+                try {
+                    session.commit();
+                } catch (RuntimeException e) {
+                    throw new ResourceException("Aqueduct could not commit: " + e.getMessage(), e);
+                }
+                localTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_COMMITTED);
+            }
+
+            @Override
+            public void rollback() throws ResourceException {
+                try {
+                    session.rollback();
+                } catch (RuntimeException e) {
+                    throw new ResourceException("Aqueduct could not roll back: " + e.getMessage(), e);
+                }
+                localTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_ROLLEDBACK);
+            }
+        };
+    }
+
+    @Override
+    public ManagedConnectionMetaData getMetaData() {
+        return new ManagedConnectionMetaData() {
+            @Override
+            public String getEISProductName() {
+                return "Aqueduct";
+            }
+
+            @Override
+            public String getEISProductVersion() {
+                return "0.1";
+            }
+
+            @Override
+            public int getMaxConnections() {
+                return 0; // no limit of its own: the pool decides
+            }
+
+            @Override
+            public String getUserName() {
+                return user;
+            }
+        };
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+}

@@ -1,0 +1,123 @@
+package io.aqueduct.connector.outbound;
+
+import io.aqueduct.api.AqConnectionFactory;
+import io.aqueduct.api.QueueSession;
+import io.aqueduct.connector.AqResourceAdapter;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.ConnectionDefinition;
+import jakarta.resource.spi.ConnectionManager;
+import jakarta.resource.spi.ConnectionRequestInfo;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.ManagedConnectionFactory;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterAssociation;
+import jakarta.resource.spi.TransactionSupport;
+import java.io.PrintWriter;
+import java.util.Objects;
+import java.util.Set;
+import javax.security.auth.Subject;
+
+/**
+ * Makes pooled queue sessions: each managed connection is one engine session on its own store
+ * connection, enlisted in the container's transactions through the store's XAResource.
+ */
+@ConnectionDefinition(connectionFactory = AqConnectionFactory.class, connectionFactoryImpl = AqConnectionFactoryImpl.class,
+        connection = QueueSession.class, connectionImpl = AqSessionHandle.class)
+public class AqManagedConnectionFactory implements ManagedConnectionFactory, ResourceAdapterAssociation, TransactionSupport {
+    private static final long serialVersionUID = 1L;
+
+    @ConfigProperty(description = "User recorded as enqueue / dequeue user of this resource's sessions when the "
+            + "application names none. Empty: the resource adapter's user.", defaultValue = "")
+    private String user = "";
+
+    private transient AqResourceAdapter resourceAdapter;
+    private transient PrintWriter logWriter;
+
+    @Override
+    public Object createConnectionFactory(ConnectionManager cm) {
+        return new AqConnectionFactoryImpl(this, cm);
+    }
+
+    /** Outside a container: a factory whose sessions are not pooled. */
+    @Override
+    public Object createConnectionFactory() {
+        return new AqConnectionFactoryImpl(this, new UnpooledConnectionManager());
+    }
+
+    @Override
+    public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
+        String sessionUser = userOf(info);
+        return new AqManagedConnection(this, resourceAdapter().engine().openSession(sessionUser), sessionUser);
+    }
+
+    String userOf(ConnectionRequestInfo info) {
+        if (info instanceof AqConnectionRequestInfo aq && aq.user() != null) {
+            return aq.user();
+        }
+        return user == null || user.isBlank() ? resourceAdapter.getUser() : user;
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public ManagedConnection matchManagedConnections(Set candidates, Subject subject, ConnectionRequestInfo info) {
+        String wanted = userOf(info);
+        for (Object o : candidates) {
+            if (o instanceof AqManagedConnection mc && mc.factory() == this && mc.user().equals(wanted) && mc.usable()) {
+                return mc;
+            }
+        }
+        return null;
+    }
+
+    AqResourceAdapter resourceAdapter() throws ResourceException {
+        if (resourceAdapter == null) {
+            throw new ResourceException("This Aqueduct connection factory is not associated with the Aqueduct resource adapter.");
+        }
+        return resourceAdapter;
+    }
+
+    @Override
+    public TransactionSupportLevel getTransactionSupport() {
+        return TransactionSupportLevel.XATransaction;
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return resourceAdapter;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter ra) {
+        this.resourceAdapter = (AqResourceAdapter) ra;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+
+    public String getUser() {
+        return user;
+    }
+
+    public void setUser(String user) {
+        this.user = user;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AqManagedConnectionFactory other && Objects.equals(user, other.user)
+                && resourceAdapter == other.resourceAdapter;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(user);
+    }
+}
