@@ -46,8 +46,18 @@ final class AqXaResource implements XAResource {
         }
     }
 
+    /** A branch doomed by a failed unit of work is rolled back instead of prepared or committed. */
+    private void refuseIfRollbackOnly(Xid xid) throws XAException {
+        SessionTransaction branch = engine.xaBranches().get(xid);
+        if (branch != null && branch.rollbackOnly) {
+            rollback(xid);
+            throw new XAException(XAException.XA_RBROLLBACK);
+        }
+    }
+
     @Override
     public int prepare(Xid xid) throws XAException {
+        refuseIfRollbackOnly(xid);
         int vote = database.prepare(xid);
         if (vote == XA_RDONLY) {
             // nothing written: the branch is over now (it may still have held LOCKED messages)
@@ -61,6 +71,9 @@ final class AqXaResource implements XAResource {
 
     @Override
     public void commit(Xid xid, boolean onePhase) throws XAException {
+        if (onePhase) {
+            refuseIfRollbackOnly(xid);
+        }
         try {
             database.commit(xid, onePhase);
         } catch (XAException e) {

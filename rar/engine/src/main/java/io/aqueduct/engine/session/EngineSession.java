@@ -176,7 +176,7 @@ public final class EngineSession implements QueueSession {
             rows.add(m);
             ids.add(id);
         }
-        c.work(em -> {
+        work(c, tx, em -> {
             for (MessageEntity m : rows) {
                 em.persist(m);
             }
@@ -385,6 +385,12 @@ public final class EngineSession implements QueueSession {
                 throw new AqException(AqError.END_OF_GROUP, "All messages of the current transaction group in "
                         + q.meta().qualifiedName() + " have been fetched: use NEXT_TRANSACTION for the next group.");
             }
+            if (pick instanceof QueueRuntime.Nothing && msgid != null && opts.mode() == DequeueMode.BROWSE) {
+                Message retained = browseRetained(c, q, msgid);
+                if (retained != null) {
+                    return retained; // a processed message kept by retention can be browsed by its id
+                }
+            }
             if (pick instanceof QueueRuntime.Nothing && msgid != null && !exists(c, q, msgid)) {
                 throw new AqException(AqError.MESSAGE_NOT_FOUND, "No message with id " + msgid + " in queue "
                         + q.meta().qualifiedName() + ".");
@@ -449,7 +455,7 @@ public final class EngineSession implements QueueSession {
         Long purgeAt = retentionDue;
         Message message;
         try {
-            message = c.work(em -> {
+            message = work(c, tx, em -> {
                 MessageEntity m = em.find(MessageEntity.class, e.msgid);
                 if (m == null || m.queueId != meta.id() || m.state != meta.availableState()) {
                     return null;
@@ -494,6 +500,18 @@ public final class EngineSession implements QueueSession {
         return message;
     }
 
+    /** A unit of work; one that fails inside an XA branch (no savepoint to undo it) dooms the branch. */
+    private static <T> T work(StoreConnection c, SessionTransaction tx, java.util.function.Function<jakarta.persistence.EntityManager, T> body) {
+        try {
+            return c.work(body);
+        } catch (RuntimeException e) {
+            if (c.inGlobalTransaction()) {
+                tx.rollbackOnly = true;
+            }
+            throw e;
+        }
+    }
+
     private Message toMessage(QueueMeta meta, MessageEntity m, boolean withPayload) {
         MessageProperties p = MessageProperties.create().priority(m.priority).correlation(m.correlation)
                 .expiration(m.expiration);
@@ -511,6 +529,14 @@ public final class EngineSession implements QueueSession {
                 m.originalMsgid == null ? null : MessageId.parse(m.originalMsgid.trim()));
         Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes()) : null;
         return Message.dequeued(MessageId.parse(m.msgid.trim()), p, payload);
+    }
+
+    private Message browseRetained(StoreConnection c, QueueRuntime q, String msgid) {
+        QueueMeta meta = q.meta();
+        return c.work(em -> {
+            MessageEntity m = em.find(MessageEntity.class, msgid);
+            return m != null && m.queueId == meta.id() && m.state == MessageState.PROCESSED.code() ? toMessage(meta, m, true) : null;
+        });
     }
 
     private boolean exists(StoreConnection c, QueueRuntime q, String msgid) {
@@ -612,11 +638,13 @@ public final class EngineSession implements QueueSession {
         }
         current = null;
         xaBranch = branch;
+        connection.inGlobalTransaction(true);
     }
 
     /** XA end: the session leaves the branch; the branch is ended by prepare / commit / rollback. */
     void leaveBranch() {
         xaBranch = null;
+        connection.inGlobalTransaction(false);
     }
 
     SessionTransaction newBranchTransaction() {

@@ -21,6 +21,8 @@ public final class SessionTransaction {
     final List<Held> held = new ArrayList<>();
     final Set<QueueRuntime> touched = new LinkedHashSet<>();
     final Map<QueueRuntime, GroupHead> groupHeads = new HashMap<>();
+    /** A unit of work failed half-way in a global transaction (no savepoint undid it): the branch must roll back. */
+    volatile boolean rollbackOnly;
 
     /** A message this transaction enqueued: its ready entry when READY, its next due instant. */
     record Enqueued(QueueRuntime queue, ReadyEntry entry, Long dueAt) {

@@ -22,6 +22,8 @@ public final class StoreConnection implements AutoCloseable {
     private final XAConnection xaConnection;
     private final Connection connection;
     private EntityManager em;
+    /** Between XA start and end the database allows no savepoints (Derby: XJ058). */
+    private boolean inGlobalTransaction;
 
     StoreConnection(Store store, XAConnection xaConnection, Connection connection) {
         this.store = store;
@@ -50,28 +52,41 @@ public final class StoreConnection implements AutoCloseable {
         }
     }
 
+    public void inGlobalTransaction(boolean inGlobal) {
+        this.inGlobalTransaction = inGlobal;
+    }
+
+    public boolean inGlobalTransaction() {
+        return inGlobalTransaction;
+    }
+
     /**
      * Runs one unit of work inside the connection's transaction. If it fails, what it wrote is
-     * undone (a savepoint) and the rest of the transaction stays as it was.
+     * undone (a savepoint) and the rest of the transaction stays as it was. In a global
+     * transaction there are no savepoints: the caller must then make the branch roll back.
      */
     public <T> T work(Function<EntityManager, T> body) {
         try {
             return Store.bind(connection, () -> {
-                Savepoint sp = connection.setSavepoint();
+                Savepoint sp = inGlobalTransaction ? null : connection.setSavepoint();
                 em.getTransaction().begin();
                 try {
                     T result = body.apply(em);
                     em.getTransaction().commit(); // a flush: the session owns the real transaction
-                    connection.releaseSavepoint(sp);
+                    if (sp != null) {
+                        connection.releaseSavepoint(sp);
+                    }
                     return result;
                 } catch (RuntimeException e) {
                     if (em.getTransaction().isActive()) {
                         em.getTransaction().rollback();
                     }
-                    try {
-                        connection.rollback(sp);
-                    } catch (SQLException suppressed) {
-                        e.addSuppressed(suppressed);
+                    if (sp != null) {
+                        try {
+                            connection.rollback(sp);
+                        } catch (SQLException suppressed) {
+                            e.addSuppressed(suppressed);
+                        }
                     }
                     throw e;
                 } finally {

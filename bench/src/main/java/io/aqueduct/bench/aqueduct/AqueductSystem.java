@@ -1,0 +1,180 @@
+package io.aqueduct.bench.aqueduct;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.DequeueOptions;
+import io.aqueduct.api.EnqueueOptions;
+import io.aqueduct.api.Message;
+import io.aqueduct.api.PayloadType;
+import io.aqueduct.api.QueueAdmin;
+import io.aqueduct.api.QueueProperties;
+import io.aqueduct.api.QueueSession;
+import io.aqueduct.api.QueueTableProperties;
+import io.aqueduct.api.SortOrder;
+import io.aqueduct.bench.QueueSystem;
+import io.aqueduct.engine.AqueductEngine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Aqueduct through its public API, on a durable embedded Derby in the scenario's directory. One
+ * {@link QueueSession} per producer / consumer. Compiled only when the engine is present (profile
+ * {@code aqueduct-engine} of bench/pom.xml); the harness loads it by name.
+ */
+public final class AqueductSystem implements QueueSystem {
+    static final String QUEUE_TABLE = "BENCH_QT";
+    static final String QUEUE = "BENCH_Q";
+
+    private AqueductEngine engine;
+
+    @Override
+    public String name() {
+        return "aqueduct";
+    }
+
+    @Override
+    public void open(Path dir) {
+        // dir/db, as the raw-jdbc side: Derby creates the database directory itself
+        engine = AqueductEngine.builder().derbyDirectory(dir.resolve("db")).start();
+        QueueAdmin admin = engine.admin();
+        admin.createQueueTable(QUEUE_TABLE, QueueTableProperties.create()
+                .payloadType(PayloadType.RAW)
+                .sortOrder(SortOrder.PRIORITY_ENQ_TIME));
+        admin.createQueue(QUEUE, QUEUE_TABLE, QueueProperties.create());
+        admin.startQueue(QUEUE, true, true);
+    }
+
+    @Override
+    public Producer producer() {
+        return new AqProducer(engine.openSession());
+    }
+
+    @Override
+    public Consumer consumer() {
+        return new AqConsumer(engine.openSession());
+    }
+
+    @Override
+    public void close() {
+        if (engine != null) {
+            engine.close();
+            engine = null;
+        }
+    }
+
+    private static void rollbackQuietly(QueueSession s) {
+        try {
+            s.rollback();
+        } catch (RuntimeException ignored) {
+            // the original failure is what matters
+        }
+    }
+
+    private static final class AqProducer implements Producer {
+        private final QueueSession s;
+        private final EnqueueOptions options = EnqueueOptions.create();
+
+        AqProducer(QueueSession s) {
+            this.s = s;
+        }
+
+        @Override
+        public void enqueueCommit(byte[] payload) {
+            try {
+                s.enqueue(QUEUE, options, Message.of(payload));
+                s.commit();
+            } catch (RuntimeException e) {
+                rollbackQuietly(s);
+                throw e;
+            }
+        }
+
+        @Override
+        public void enqueueBatchCommit(List<byte[]> payloads) {
+            List<Message> messages = new ArrayList<>(payloads.size());
+            for (byte[] p : payloads) {
+                messages.add(Message.of(p));
+            }
+            try {
+                s.enqueueArray(QUEUE, options, messages);
+                s.commit();
+            } catch (RuntimeException e) {
+                rollbackQuietly(s);
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            s.close();
+        }
+    }
+
+    private static final class AqConsumer implements Consumer {
+        private final QueueSession s;
+        private final DequeueOptions noWait = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
+        private final DequeueOptions shortWait = DequeueOptions.create().waitSeconds(1);
+
+        AqConsumer(QueueSession s) {
+            this.s = s;
+        }
+
+        private byte[] one(DequeueOptions options) {
+            Message m;
+            try {
+                m = s.dequeue(QUEUE, options);
+            } catch (AqException e) {
+                if (e.errorCode() == AqError.NO_MESSAGE) {
+                    return null;
+                }
+                rollbackQuietly(s);
+                throw e;
+            } catch (RuntimeException e) {
+                rollbackQuietly(s);
+                throw e;
+            }
+            try {
+                s.commit();
+            } catch (RuntimeException e) {
+                rollbackQuietly(s);
+                throw e;
+            }
+            return (byte[]) m.payload();
+        }
+
+        @Override
+        public byte[] dequeueCommit() {
+            return one(noWait);
+        }
+
+        @Override
+        public byte[] dequeueWaitCommit() {
+            return one(shortWait);
+        }
+
+        @Override
+        public List<byte[]> dequeueBatchCommit(int max) {
+            List<Message> got;
+            try {
+                got = s.dequeueArray(QUEUE, noWait, max);
+                if (!got.isEmpty()) {
+                    s.commit();
+                }
+            } catch (RuntimeException e) {
+                rollbackQuietly(s);
+                throw e;
+            }
+            List<byte[]> payloads = new ArrayList<>(got.size());
+            for (Message m : got) {
+                payloads.add((byte[]) m.payload());
+            }
+            return payloads;
+        }
+
+        @Override
+        public void close() {
+            s.close();
+        }
+    }
+}
