@@ -7,12 +7,12 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * An AQ object name, {@code [schema.]name}: identifiers start with a letter and continue with
- * letters, digits, {@code _ $ #}; they are case-insensitive and kept upper-case, as Oracle keeps
+ * An AQ object name, {@code [schema.]name}: identifiers start with a letter (any alphabet) and
+ * continue with letters, digits, {@code _ $ #}; they are case-insensitive and kept upper-case, as Oracle keeps
  * unquoted identifiers. Queue and queue table names have at most 24 bytes, schemas 30.
  */
 public record QualifiedName(String schema, String name) {
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z][A-Za-z0-9_$#]*");
+    private static final Pattern IDENTIFIER = Pattern.compile("\\p{L}[\\p{L}\\p{N}_$#]*");
     public static final int MAX_NAME_BYTES = 24;
     public static final int MAX_SCHEMA_BYTES = 30;
     /** Names the engine makes itself (AQ$_<table>_E) may be up to 30 bytes; so may names looked up. */

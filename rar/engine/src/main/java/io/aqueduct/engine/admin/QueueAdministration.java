@@ -85,8 +85,9 @@ public final class QueueAdministration implements QueueAdmin {
     }
 
     @Override
-    public synchronized void alterQueueTable(String queueTable, String comment) {
+    public synchronized void alterQueueTable(String queueTable, String newComment) {
         QueueTableMeta t = table(queueTable);
+        String comment = newComment == null ? t.comment() : newComment; // null leaves it unchanged, as in AQ
         checkComment(comment);
         engine.inOwnTransaction(c -> c.work(em -> {
             em.find(QueueTableEntity.class, t.id()).comment = comment;
@@ -316,9 +317,13 @@ public final class QueueAdministration implements QueueAdmin {
         }
     }
 
+    /** Ids never come back after a drop: a dropped queue's sessions must not mistake a new queue for it. */
     private static long nextId(EntityManager em, String entity) {
-        Long max = em.createQuery("SELECT MAX(e.id) FROM " + entity + " e", Long.class).getSingleResult();
-        return max == null ? 1 : max + 1;
+        String name = entity.equals("QueueEntity") ? "QUEUE" : "QUEUE_TABLE";
+        em.createNativeQuery("UPDATE AQ_SEQUENCE SET NEXT_VALUE = NEXT_VALUE + 1 WHERE NAME = ?").setParameter(1, name)
+                .executeUpdate();
+        return ((Number) em.createNativeQuery("SELECT NEXT_VALUE FROM AQ_SEQUENCE WHERE NAME = ?").setParameter(1, name)
+                .getSingleResult()).longValue();
     }
 
     private static QueueEntity newQueue(EntityManager em, String owner, String name, long tableId, QueueProperties p) {

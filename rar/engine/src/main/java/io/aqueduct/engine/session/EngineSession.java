@@ -176,7 +176,7 @@ public final class EngineSession implements QueueSession {
             rows.add(m);
             ids.add(id);
         }
-        work(c, tx, em -> {
+        work(c, tx, rows.size() > 1, em -> {
             for (MessageEntity m : rows) {
                 em.persist(m);
             }
@@ -455,7 +455,7 @@ public final class EngineSession implements QueueSession {
         Long purgeAt = retentionDue;
         Message message;
         try {
-            message = work(c, tx, em -> {
+            message = work(c, tx, false, em -> {
                 MessageEntity m = em.find(MessageEntity.class, e.msgid);
                 if (m == null || m.queueId != meta.id() || m.state != meta.availableState()) {
                     return null;
@@ -464,14 +464,12 @@ public final class EngineSession implements QueueSession {
                 if (consume) {
                     int changed;
                     if (retain) {
-                        changed = em.createQuery("UPDATE MessageEntity m SET m.state = :processed, m.dequeueTime = :t,"
-                                + " m.dequeueUser = :u, m.dequeueTransaction = :tid, m.timeManagerInfo = :purge"
-                                + " WHERE m.msgid = :id AND m.state = :state")
+                        changed = em.createNamedQuery(MessageEntity.RETAIN)
                                 .setParameter("processed", MessageState.PROCESSED.code()).setParameter("t", utc(now))
                                 .setParameter("u", user).setParameter("tid", tx.id).setParameter("purge", purgeAt)
                                 .setParameter("id", e.msgid).setParameter("state", meta.availableState()).executeUpdate();
                     } else {
-                        changed = em.createQuery("DELETE FROM MessageEntity m WHERE m.msgid = :id AND m.state = :state")
+                        changed = em.createNamedQuery(MessageEntity.CONSUME)
                                 .setParameter("id", e.msgid).setParameter("state", meta.availableState()).executeUpdate();
                     }
                     if (changed == 0) {
@@ -501,9 +499,10 @@ public final class EngineSession implements QueueSession {
     }
 
     /** A unit of work; one that fails inside an XA branch (no savepoint to undo it) dooms the branch. */
-    private static <T> T work(StoreConnection c, SessionTransaction tx, java.util.function.Function<jakarta.persistence.EntityManager, T> body) {
+    private static <T> T work(StoreConnection c, SessionTransaction tx, boolean atomic,
+            java.util.function.Function<jakarta.persistence.EntityManager, T> body) {
         try {
-            return c.work(body);
+            return c.work(body, atomic);
         } catch (RuntimeException e) {
             if (c.inGlobalTransaction()) {
                 tx.rollbackOnly = true;

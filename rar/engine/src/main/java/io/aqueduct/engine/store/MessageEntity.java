@@ -4,6 +4,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Lob;
+import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 import java.time.LocalDateTime;
 
@@ -15,7 +16,15 @@ import java.time.LocalDateTime;
  */
 @Entity
 @Table(name = "AQ_MESSAGE")
+@NamedQuery(name = MessageEntity.CONSUME, query = "DELETE FROM MessageEntity m WHERE m.msgid = :id AND m.state = :state")
+@NamedQuery(name = MessageEntity.RETAIN, query = "UPDATE MessageEntity m SET m.state = :processed, m.dequeueTime = :t,"
+        + " m.dequeueUser = :u, m.dequeueTransaction = :tid, m.timeManagerInfo = :purge WHERE m.msgid = :id AND m.state = :state")
 public class MessageEntity {
+    /** Removes a message that is still available (zero rows: another node consumed it). */
+    public static final String CONSUME = "MessageEntity.consume";
+    /** Marks a message that is still available PROCESSED, kept for its retention. */
+    public static final String RETAIN = "MessageEntity.retain";
+
     @Id
     @Column(name = "MSGID")
     public String msgid;

@@ -66,9 +66,17 @@ public final class StoreConnection implements AutoCloseable {
      * transaction there are no savepoints: the caller must then make the branch roll back.
      */
     public <T> T work(Function<EntityManager, T> body) {
+        return work(body, true);
+    }
+
+    /**
+     * As {@link #work(Function)}; {@code atomic = false} skips the savepoint for a unit that writes
+     * at most one statement (the database undoes a failed statement by itself).
+     */
+    public <T> T work(Function<EntityManager, T> body, boolean atomic) {
         try {
             return Store.bind(connection, () -> {
-                Savepoint sp = inGlobalTransaction ? null : connection.setSavepoint();
+                Savepoint sp = inGlobalTransaction || !atomic ? null : connection.setSavepoint();
                 em.getTransaction().begin();
                 try {
                     T result = body.apply(em);
