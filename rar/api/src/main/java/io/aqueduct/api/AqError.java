@@ -53,6 +53,8 @@ public final class AqError {
     public static final int LISTEN_TIMEOUT = 25254;
     /** No message with the given message id in the queue. */
     public static final int MESSAGE_NOT_FOUND = 25263;
+    /** A dequeue condition, subscriber rule or selector has errors (the message gives the position). */
+    public static final int INVALID_EXPRESSION = 25448;
     /** A name is not a valid identifier. */
     public static final int INVALID_NAME = 44003;
     /** The session is closed or in a state that forbids the call. */
