@@ -48,6 +48,8 @@ public final class EngineSession implements QueueSession {
     /** The Xid-bound branch this session works in, between XA start and end. */
     private SessionTransaction xaBranch;
     private final Map<Long, Position> positions = new HashMap<>();
+    /** Queue names as the caller spells them, resolved once (the hot path parses no names). */
+    private final Map<String, QueueRuntime> resolved = new HashMap<>();
     private boolean closed;
 
     /** Where the session is in a queue, and the correlation it was navigating with. */
@@ -234,11 +236,19 @@ public final class EngineSession implements QueueSession {
     }
 
     private QueueRuntime resolve(String queue) {
+        QueueRuntime known = queue == null ? null : resolved.get(queue);
+        if (known != null && !known.dropped()) {
+            return known;
+        }
         QualifiedName qn = QualifiedName.forLookup(queue, engine.defaultSchema(), "queue");
         QueueRuntime q = engine.catalog().queue(qn.toString());
         if (q == null) {
             throw new AqException(AqError.QUEUE_DOES_NOT_EXIST, "The queue " + qn + " does not exist.");
         }
+        if (resolved.size() > 256) {
+            resolved.clear();
+        }
+        resolved.put(queue, q);
         return q;
     }
 
@@ -357,7 +367,11 @@ public final class EngineSession implements QueueSession {
         long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : engine.clock().millis() + waitMillis;
         Navigation nav = navigation;
         while (true) {
-            if (q.dropped() || engine.isClosed()) {
+            if (engine.isClosed()) {
+                throw new AqException(AqError.SESSION_STATE, "The Aqueduct engine was closed during the dequeue from "
+                        + q.meta().qualifiedName() + ".");
+            }
+            if (q.dropped()) {
                 throw new AqException(AqError.QUEUE_DOES_NOT_EXIST, "The queue " + q.meta().qualifiedName() + " was dropped.");
             }
             if (!q.meta().dequeueEnabled()) {
