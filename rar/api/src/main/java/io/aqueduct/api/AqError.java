@@ -25,6 +25,16 @@ public final class AqError {
     public static final int NAME_TOO_LONG = 24019;
     /** No subscribers and no recipients for a message of a multi-consumer queue. */
     public static final int NO_RECIPIENTS = 24033;
+    /** The agent is already a subscriber of the queue. */
+    public static final int SUBSCRIBER_EXISTS = 24034;
+    /** The agent is not a subscriber of the queue. */
+    public static final int NOT_A_SUBSCRIBER = 24035;
+    /** Subscribers and recipients belong to multi-consumer queues only. */
+    public static final int NOT_MULTI_CONSUMER = 24039;
+    /** A queue has at most 1024 subscribers. */
+    public static final int TOO_MANY_SUBSCRIBERS = 24067;
+    /** The same agent appears twice in a recipient list. */
+    public static final int DUPLICATE_RECIPIENTS = 25232;
     /** A queue is busy (outstanding transactions) and the caller asked not to wait. */
     public static final int QUEUE_BUSY = 24203;
     /** A queue is not enabled for enqueue. */

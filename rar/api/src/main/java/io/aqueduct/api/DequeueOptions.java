@@ -17,6 +17,7 @@ public final class DequeueOptions {
     private long waitSeconds = FOREVER;
     private MessageId messageId;
     private String correlation;
+    private String condition;
 
     public static DequeueOptions create() {
         return new DequeueOptions();
@@ -61,6 +62,20 @@ public final class DequeueOptions {
         return this;
     }
 
+    /**
+     * Dequeue only a message for which this condition is true: a SQL-WHERE-like expression on
+     * message properties ({@code priority}, {@code corrid}, ...) and payload attributes
+     * ({@code tab.user_data.orderregion = 'WESTERN'}). Malformed: 25448.
+     */
+    public DequeueOptions condition(String condition) {
+        this.condition = condition;
+        return this;
+    }
+
+    public String condition() {
+        return condition;
+    }
+
     public String consumerName() {
         return consumerName;
     }
@@ -98,6 +113,7 @@ public final class DequeueOptions {
         c.waitSeconds = waitSeconds;
         c.messageId = messageId;
         c.correlation = correlation;
+        c.condition = condition;
         return c;
     }
 }

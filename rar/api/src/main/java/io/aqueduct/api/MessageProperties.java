@@ -23,6 +23,7 @@ public final class MessageProperties implements Serializable {
     private String correlation;
     private String exceptionQueue;
     private Agent sender;
+    private java.util.List<Agent> recipients;
 
     private int attempts;
     private Instant enqueueTime;
@@ -67,6 +68,20 @@ public final class MessageProperties implements Serializable {
     public MessageProperties sender(Agent sender) {
         this.sender = sender;
         return this;
+    }
+
+    /**
+     * The consumers of this message on a multi-consumer queue, instead of the queue's subscribers.
+     * Recipients need not be subscribers.
+     */
+    public MessageProperties recipients(java.util.List<Agent> recipients) {
+        this.recipients = recipients == null ? null : java.util.List.copyOf(recipients);
+        return this;
+    }
+
+    /** The recipient list given at enqueue; null when the subscribers decide. */
+    public java.util.List<Agent> recipients() {
+        return recipients;
     }
 
     public int priority() {
@@ -128,6 +143,7 @@ public final class MessageProperties implements Serializable {
         c.correlation = correlation;
         c.exceptionQueue = exceptionQueue;
         c.sender = sender;
+        c.recipients = recipients;
         c.attempts = attempts;
         c.enqueueTime = enqueueTime;
         c.state = state;

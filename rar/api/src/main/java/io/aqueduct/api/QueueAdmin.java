@@ -36,6 +36,21 @@ public interface QueueAdmin {
      */
     void stopQueue(String queue, boolean enqueue, boolean dequeue, boolean wait);
 
+    /**
+     * Adds a subscriber to a multi-consumer queue: it receives the messages enqueued from now on
+     * for which {@code rule} (a condition on message properties and payload, null = all) is true.
+     * At most 1024 subscribers; two never share name, address and protocol.
+     */
+    void addSubscriber(String queue, Agent subscriber, String rule);
+
+    /** Changes a subscriber's rule (null = every message). */
+    void alterSubscriber(String queue, Agent subscriber, String rule);
+
+    /** Removes a subscriber; its pending messages become UNDELIVERABLE to it. */
+    void removeSubscriber(String queue, Agent subscriber);
+
+    List<SubscriberInfo> subscribers(String queue);
+
     QueueTableInfo queueTable(String queueTable);
 
     QueueInfo queue(String queue);

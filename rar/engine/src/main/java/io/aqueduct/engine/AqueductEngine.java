@@ -17,7 +17,11 @@ import io.aqueduct.engine.session.EngineSession;
 import io.aqueduct.engine.session.SessionTransaction;
 import io.aqueduct.engine.store.DerbyDialect;
 import io.aqueduct.engine.store.Dialect;
+import io.aqueduct.engine.expression.Expression;
+import io.aqueduct.engine.queue.ReadyEntry;
+import io.aqueduct.engine.queue.Subscriber;
 import io.aqueduct.engine.store.MessageEntity;
+import io.aqueduct.engine.store.SubscriberEntity;
 import io.aqueduct.engine.store.QueueEntity;
 import io.aqueduct.engine.store.QueueTableEntity;
 import io.aqueduct.engine.store.Store;
@@ -74,6 +78,7 @@ public final class AqueductEngine implements AutoCloseable {
         this.messageIdPrefix = random.nextLong();
         this.nodeTag = Long.toHexString(random.nextInt() & 0xffffffL);
         this.internal = store.open();
+        this.timeManager = new TimeManager(this);
         try {
             this.sequence = new AtomicLong(loadCatalog());
         } catch (RuntimeException e) {
@@ -82,7 +87,6 @@ public final class AqueductEngine implements AutoCloseable {
             throw e;
         }
         this.admin = new QueueAdministration(this);
-        this.timeManager = new TimeManager(this);
         clock.onAdvance(this::clockAdvanced);
         if (b.timeManagerExecutor != null) {
             timeManager.start(b.timeManagerExecutor);
@@ -196,11 +200,20 @@ public final class AqueductEngine implements AutoCloseable {
             for (QueueEntity q : em.createQuery("SELECT q FROM QueueEntity q", QueueEntity.class).getResultList()) {
                 catalog.putQueue(queueMeta(q));
             }
-            List<Object[]> rows = em.createQuery(ReadyEntries.SELECT + " WHERE m.state IN (0, 3)", Object[].class).getResultList();
-            for (Object[] row : rows) {
-                QueueRuntime q = catalog.queue(ReadyEntries.queueId(row));
+            for (SubscriberEntity sub : em.createQuery("SELECT s FROM SubscriberEntity s ORDER BY s.id", SubscriberEntity.class)
+                    .getResultList()) {
+                QueueRuntime q = catalog.queue(sub.queueId);
                 if (q != null) {
-                    q.add(ReadyEntries.entry(row));
+                    List<Subscriber> subs = new java.util.ArrayList<>(q.subscribers());
+                    subs.add(Subscriber.of(new io.aqueduct.api.Agent(sub.name, sub.address, sub.protocol),
+                            sub.rule == null ? null : Expression.parse(sub.rule)));
+                    q.subscribers(subs);
+                }
+            }
+            for (java.util.Map.Entry<Long, List<ReadyEntry>> e : availableMessages(em).entrySet()) {
+                QueueRuntime q = catalog.queue(e.getKey());
+                if (q != null) {
+                    e.getValue().forEach(q::add);
                 }
             }
             Long max = em.createQuery("SELECT MAX(m.seq) FROM MessageEntity m", Long.class).getSingleResult();
@@ -210,18 +223,55 @@ public final class AqueductEngine implements AutoCloseable {
 
     /** Re-reads the available messages of every queue into the ready indexes (after XA recovery). */
     public void resynchronize() {
-        Map<Long, Map<String, io.aqueduct.engine.queue.ReadyEntry>> byQueue = new java.util.HashMap<>();
-        inOwnTransaction(c -> c.work(em -> {
-            for (Object[] row : em.createQuery(ReadyEntries.SELECT + " WHERE m.state IN (0, 3)", Object[].class).getResultList()) {
-                byQueue.computeIfAbsent(ReadyEntries.queueId(row), k -> new java.util.HashMap<>())
-                        .put(ReadyEntries.msgid(row), ReadyEntries.entry(row));
-            }
-            return null;
-        }));
+        Map<Long, List<ReadyEntry>> byQueue = inOwnTransaction(c -> c.work(this::availableMessages));
         for (QueueRuntime q : catalog.queues()) {
-            q.resynchronize(byQueue.getOrDefault(q.meta().id(), Map.of()));
+            q.resynchronize(byQueue.getOrDefault(q.meta().id(), List.of()));
         }
         timeManager.wake();
+    }
+
+    /**
+     * What can be dequeued, by queue, as the table says: READY messages (each local consumer's
+     * pending part on a multi-consumer queue) and EXPIRED ones in exception queues. A multi-consumer
+     * message nobody has pending any more is handed to the time manager to be completed.
+     */
+    private Map<Long, List<ReadyEntry>> availableMessages(jakarta.persistence.EntityManager em) {
+        Map<Long, List<ReadyEntry>> out = new java.util.HashMap<>();
+        Map<String, ReadyEntry> multi = new java.util.HashMap<>();
+        for (Object[] row : em.createQuery(ReadyEntries.SELECT + " WHERE m.state IN (0, 3)", Object[].class).getResultList()) {
+            QueueRuntime q = catalog.queue(ReadyEntries.queueId(row));
+            if (q == null) {
+                continue;
+            }
+            if (q.meta().table().multipleConsumers() && !q.meta().isException()) {
+                multi.put(ReadyEntries.msgid(row), ReadyEntries.entry(row));
+            } else {
+                out.computeIfAbsent(q.meta().id(), k -> new java.util.ArrayList<>()).add(ReadyEntries.entry(row));
+            }
+        }
+        if (!multi.isEmpty()) {
+            java.util.Set<String> pending = new java.util.HashSet<>();
+            for (Object[] part : em.createQuery("SELECT c.msgid, c.consumer, c.queueId, c.address, c.state FROM ConsumerStateEntity c"
+                    + " WHERE c.state IN (0, 1)", Object[].class).getResultList()) {
+                String msgid = ((String) part[0]).trim();
+                ReadyEntry message = multi.get(msgid);
+                if (message == null) {
+                    continue;
+                }
+                pending.add(msgid);
+                // WAITING parts come back through the time manager; remote ones through propagation
+                if (part[3] == null && ((Number) part[4]).intValue() == 0) {
+                    out.computeIfAbsent(((Number) part[2]).longValue(), k -> new java.util.ArrayList<>())
+                            .add(message.forConsumer(((String) part[1]).trim(), message.expiresAt));
+                }
+            }
+            for (String msgid : multi.keySet()) {
+                if (!pending.contains(msgid)) {
+                    timeManager.checkCompletion(msgid);
+                }
+            }
+        }
+        return out;
     }
 
     public QueueTableMeta tableMeta(QueueTableEntity t) {

@@ -2,6 +2,13 @@ package io.aqueduct.engine.admin;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
+import io.aqueduct.api.Agent;
+import io.aqueduct.api.SubscriberInfo;
+import io.aqueduct.engine.expression.Expression;
+import io.aqueduct.engine.queue.Subscriber;
+import io.aqueduct.engine.session.ConsumerStates;
+import io.aqueduct.engine.store.SubscriberEntity;
+import java.util.ArrayList;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueAdmin;
 import io.aqueduct.api.QueueInfo;
@@ -30,6 +37,9 @@ public final class QueueAdministration implements QueueAdmin {
     private static final Pattern JAVA_CLASS_NAME =
             Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*");
     private static final int MAX_COMMENT_BYTES = 2000;
+    /** AQ's limit of subscribers per queue. */
+    public static final int MAX_SUBSCRIBERS = 1024;
+    private static final Pattern AGENT_NAME = Pattern.compile("\\p{L}[\\p{L}\\p{N}_$#]*");
 
     private final AqueductEngine engine;
 
@@ -77,7 +87,8 @@ public final class QueueAdministration implements QueueAdmin {
                 created[0] = queueMeta(q, meta);
                 return meta;
             });
-            c.jdbc(conn -> engine.store().dialect().createQueueTableView(conn, t.owner(), t.name(), t.id()));
+            c.jdbc(conn -> engine.store().dialect().createQueueTableView(conn, t.owner(), t.name(), t.id(),
+                    t.multipleConsumers()));
             return t;
         });
         engine.catalog().putTable(table);
@@ -122,6 +133,9 @@ public final class QueueAdministration implements QueueAdmin {
         }
         engine.inOwnTransaction(c -> {
             c.work(em -> {
+                for (QueueRuntime q : queues) {
+                    deleteConsumers(em, q.meta().id());
+                }
                 em.createQuery("DELETE FROM MessageEntity m WHERE m.queueTableId = :t").setParameter("t", t.id()).executeUpdate();
                 em.createQuery("DELETE FROM QueueEntity q WHERE q.queueTableId = :t").setParameter("t", t.id()).executeUpdate();
                 em.createQuery("DELETE FROM QueueTableEntity t WHERE t.id = :t").setParameter("t", t.id()).executeUpdate();
@@ -196,6 +210,7 @@ public final class QueueAdministration implements QueueAdmin {
                     + " still has transactions working on it: stop it with wait, then drop it.");
         }
         engine.inOwnTransaction(c -> c.work(em -> {
+            deleteConsumers(em, m.id());
             em.createQuery("DELETE FROM MessageEntity m WHERE m.queueId = :q").setParameter("q", m.id()).executeUpdate();
             em.createQuery("DELETE FROM QueueEntity q WHERE q.id = :q").setParameter("q", m.id()).executeUpdate();
             return null;
@@ -254,6 +269,125 @@ public final class QueueAdministration implements QueueAdmin {
         }));
         q.meta(new QueueMeta(m.id(), m.owner(), m.name(), m.table(), m.type(), m.maxRetries(), m.retryDelaySeconds(),
                 m.retentionSeconds(), enqueue, dequeue, m.comment()));
+    }
+
+    private static void deleteConsumers(EntityManager em, long queueId) {
+        em.createQuery("DELETE FROM ConsumerStateEntity c WHERE c.queueId = :q").setParameter("q", queueId).executeUpdate();
+        em.createQuery("DELETE FROM SubscriberEntity s WHERE s.queueId = :q").setParameter("q", queueId).executeUpdate();
+    }
+
+    // ------------------------------------------------------------------ subscribers
+
+    @Override
+    public synchronized void addSubscriber(String queue, Agent subscriber, String rule) {
+        QueueRuntime q = subscribable(queue, subscriber);
+        Expression parsed = rule == null ? null : Expression.parse(rule);
+        Subscriber s = Subscriber.of(subscriber, parsed);
+        if (find(q, s.key()) != null) {
+            throw new AqException(AqError.SUBSCRIBER_EXISTS, "Agent " + describe(subscriber) + " is already a subscriber of "
+                    + q.meta().qualifiedName() + ".");
+        }
+        if (q.subscribers().size() >= MAX_SUBSCRIBERS) {
+            throw new AqException(AqError.TOO_MANY_SUBSCRIBERS, "Queue " + q.meta().qualifiedName() + " already has "
+                    + MAX_SUBSCRIBERS + " subscribers, the most a queue can have.");
+        }
+        engine.inOwnTransaction(c -> c.work(em -> {
+            SubscriberEntity e = new SubscriberEntity();
+            e.id = nextId(em, "SubscriberEntity");
+            e.queueId = q.meta().id();
+            e.consumer = s.key();
+            e.name = subscriber.name();
+            e.address = subscriber.address();
+            e.protocol = subscriber.protocol();
+            e.rule = rule;
+            em.persist(e);
+            return null;
+        }));
+        List<Subscriber> subs = new ArrayList<>(q.subscribers());
+        subs.add(s);
+        q.subscribers(subs);
+    }
+
+    @Override
+    public synchronized void alterSubscriber(String queue, Agent subscriber, String rule) {
+        QueueRuntime q = subscribable(queue, subscriber);
+        Expression parsed = rule == null ? null : Expression.parse(rule);
+        Subscriber existing = existing(q, subscriber);
+        engine.inOwnTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r"
+                + " WHERE s.queueId = :q AND s.consumer = :k").setParameter("r", rule).setParameter("q", q.meta().id())
+                .setParameter("k", existing.key()).executeUpdate()));
+        List<Subscriber> subs = new ArrayList<>(q.subscribers());
+        subs.replaceAll(s -> s.key().equals(existing.key()) ? new Subscriber(s.key(), s.agent(), parsed) : s);
+        q.subscribers(subs);
+    }
+
+    /** Its pending messages become UNDELIVERABLE to it; not an error even with messages pending. */
+    @Override
+    public synchronized void removeSubscriber(String queue, Agent subscriber) {
+        QueueRuntime q = subscribable(queue, subscriber);
+        Subscriber existing = existing(q, subscriber);
+        List<String> affected = engine.inOwnTransaction(c -> c.work(em -> {
+            em.createQuery("DELETE FROM SubscriberEntity s WHERE s.queueId = :q AND s.consumer = :k")
+                    .setParameter("q", q.meta().id()).setParameter("k", existing.key()).executeUpdate();
+            List<String> msgids = em.createQuery("SELECT c.msgid FROM ConsumerStateEntity c WHERE c.queueId = :q"
+                    + " AND c.consumer = :k AND c.state IN (0, 1)", String.class)
+                    .setParameter("q", q.meta().id()).setParameter("k", existing.key()).getResultList();
+            em.createQuery("UPDATE ConsumerStateEntity c SET c.state = :undeliverable, c.timeManagerInfo = NULL"
+                    + " WHERE c.queueId = :q AND c.consumer = :k AND c.state IN (0, 1)")
+                    .setParameter("undeliverable", ConsumerStates.UNDELIVERABLE).setParameter("q", q.meta().id())
+                    .setParameter("k", existing.key()).executeUpdate();
+            return msgids;
+        }));
+        List<Subscriber> subs = new ArrayList<>(q.subscribers());
+        subs.removeIf(s -> s.key().equals(existing.key()));
+        q.subscribers(subs);
+        q.dropLane(existing.key());
+        affected.forEach(id -> engine.timeManager().checkCompletion(id.trim()));
+    }
+
+    @Override
+    public List<SubscriberInfo> subscribers(String queue) {
+        return queue(queue, true).subscribers().stream().map(Subscriber::info).toList();
+    }
+
+    private QueueRuntime subscribable(String queue, Agent subscriber) {
+        QueueRuntime q = queue(queue, true);
+        if (!q.meta().table().multipleConsumers()) {
+            throw new AqException(AqError.NOT_MULTI_CONSUMER, "Queue " + q.meta().qualifiedName()
+                    + " is a single-consumer queue: subscribers belong to multi-consumer queues.");
+        }
+        if (q.meta().isException()) {
+            throw new AqException(AqError.NOT_MULTI_CONSUMER, "Queue " + q.meta().qualifiedName()
+                    + " is an exception queue: it has no subscribers; read it without a consumer name.");
+        }
+        if (subscriber == null) {
+            throw new AqException(AqError.INVALID_VALUE, "A subscriber agent is required.");
+        }
+        if (subscriber.name() != null && !AGENT_NAME.matcher(subscriber.name()).matches()) {
+            throw new AqException(AqError.INVALID_NAME, "'" + subscriber.name() + "' is not a valid agent name:"
+                    + " use a letter followed by letters, digits, _, $ or #.");
+        }
+        if (subscriber.name() == null && subscriber.address() == null) {
+            throw new AqException(AqError.INVALID_VALUE, "A subscriber needs a name (local) or an address (remote).");
+        }
+        return q;
+    }
+
+    private Subscriber existing(QueueRuntime q, Agent agent) {
+        Subscriber s = find(q, Subscriber.keyOf(agent));
+        if (s == null) {
+            throw new AqException(AqError.NOT_A_SUBSCRIBER, "Agent " + describe(agent) + " is not a subscriber of "
+                    + q.meta().qualifiedName() + ".");
+        }
+        return s;
+    }
+
+    private static Subscriber find(QueueRuntime q, String key) {
+        return q.subscribers().stream().filter(s -> s.key().equals(key)).findFirst().orElse(null);
+    }
+
+    private static String describe(Agent a) {
+        return "(" + a.name() + ", " + a.address() + ", " + a.protocol() + ")";
     }
 
     // ------------------------------------------------------------------ catalog
@@ -319,7 +453,11 @@ public final class QueueAdministration implements QueueAdmin {
 
     /** Ids never come back after a drop: a dropped queue's sessions must not mistake a new queue for it. */
     private static long nextId(EntityManager em, String entity) {
-        String name = entity.equals("QueueEntity") ? "QUEUE" : "QUEUE_TABLE";
+        String name = switch (entity) {
+            case "QueueEntity" -> "QUEUE";
+            case "SubscriberEntity" -> "SUBSCRIBER";
+            default -> "QUEUE_TABLE";
+        };
         em.createNativeQuery("UPDATE AQ_SEQUENCE SET NEXT_VALUE = NEXT_VALUE + 1 WHERE NAME = ?").setParameter(1, name)
                 .executeUpdate();
         return ((Number) em.createNativeQuery("SELECT NEXT_VALUE FROM AQ_SEQUENCE WHERE NAME = ?").setParameter(1, name)

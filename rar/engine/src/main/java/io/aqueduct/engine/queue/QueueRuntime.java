@@ -2,7 +2,10 @@ package io.aqueduct.engine.queue;
 
 import io.aqueduct.api.DequeueMode;
 import io.aqueduct.api.Navigation;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeSet;
@@ -12,28 +15,38 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
- * A queue at run time: its settings and its ready index, the messages that can be dequeued now in
- * dequeue order (what Oracle's message cache does for TxEventQ). Dequeuers pick and claim from it
- * under one short lock, so the database is asked for a message by key, never searched; blocked
- * dequeuers wait on it and are woken when a message becomes available.
+ * A queue at run time: its settings, its subscribers and its ready index, the messages that can be
+ * dequeued now in dequeue order (what Oracle's message cache does for TxEventQ). A single-consumer
+ * queue has one lane of messages; a multi-consumer queue has a lane per consumer. Dequeuers pick
+ * and claim from a lane under one short lock, so the database is asked for a message by key, never
+ * searched; blocked dequeuers wait on the queue and are woken when a message becomes available.
  */
 public final class QueueRuntime {
+    private static final String SINGLE = "";
+
     private volatile QueueMeta meta;
+    private volatile List<Subscriber> subscribers = List.of();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final NavigableSet<ReadyEntry> ready;
-    private final Map<String, ReadyEntry> byId = new HashMap<>();
-    /** Transaction groups being consumed, by group: consumed by one transaction at a time. */
-    private final Map<Long, Object> groupOwners = new HashMap<>();
+    private final Comparator<ReadyEntry> order;
+    private final Map<String, Lane> lanes = new HashMap<>();
     /** Transactions that enqueued into or dequeued from this queue and have not ended yet. */
     private int activeTransactions;
     private volatile boolean dropped;
     /** Counts changes, so that a waiter never misses one that came between its look and its wait. */
     private long version;
 
+    /** One consumer's messages (the only lane of a single-consumer queue). */
+    private final class Lane {
+        final NavigableSet<ReadyEntry> ready = new TreeSet<>(order);
+        final Map<String, ReadyEntry> byId = new HashMap<>();
+        /** Transaction groups being consumed, by group: consumed by one transaction at a time. */
+        final Map<Long, Object> groupOwners = new HashMap<>();
+    }
+
     public QueueRuntime(QueueMeta meta) {
         this.meta = meta;
-        this.ready = new TreeSet<>(ReadyEntry.order(meta.table().sortOrder()));
+        this.order = ReadyEntry.order(meta.table().sortOrder());
     }
 
     public QueueMeta meta() {
@@ -50,9 +63,21 @@ public final class QueueRuntime {
         }
     }
 
+    public List<Subscriber> subscribers() {
+        return subscribers;
+    }
+
+    public void subscribers(List<Subscriber> subscribers) {
+        this.subscribers = List.copyOf(subscribers);
+    }
+
+    private Lane lane(String consumer) {
+        return lanes.computeIfAbsent(consumer == null ? SINGLE : consumer, k -> new Lane());
+    }
+
     /** What a dequeue asks for. {@code position} is the session's last message here, null at the start. */
-    public record Request(Object claimant, DequeueMode mode, Navigation navigation, ReadyEntry position,
-            String msgid, Predicate<String> correlation, long now) {
+    public record Request(Object claimant, String consumer, DequeueMode mode, Navigation navigation, ReadyEntry position,
+            String msgid, Predicate<String> correlation, Predicate<ReadyEntry> condition, long now) {
     }
 
     /** What a pick found. */
@@ -72,12 +97,17 @@ public final class QueueRuntime {
     public record Held() implements Pick {
     }
 
-    /** Finds the message a dequeue should get and, unless it only browses, claims it. */
+    /**
+     * Finds the message a dequeue should get and, unless it only browses, claims it. A condition
+     * (which may read the store) is tested outside the lock by the caller: candidates failing it
+     * are skipped through {@link Request#condition()} here only when it is cheap (in memory).
+     */
     public Pick pick(Request r) {
         lock.lock();
         try {
+            Lane lane = lane(r.consumer());
             if (r.msgid() != null) {
-                ReadyEntry e = byId.get(r.msgid());
+                ReadyEntry e = lane.byId.get(r.msgid());
                 if (e == null || e.expiresAt <= r.now()) {
                     return new Nothing();
                 }
@@ -88,12 +118,12 @@ public final class QueueRuntime {
                 if (e.claimant == r.claimant() && e.claim == ReadyEntry.Claim.REMOVE) {
                     return new Nothing();
                 }
-                claim(e, r);
+                claim(lane, e, r);
                 return new Found(e);
             }
-            boolean grouped = meta.table().transactionalGrouping() && r.correlation() == null;
+            boolean grouped = meta.table().transactionalGrouping() && r.correlation() == null && r.condition() == null;
             ReadyEntry position = r.navigation() == Navigation.FIRST_MESSAGE ? null : r.position();
-            Iterable<ReadyEntry> candidates = position == null ? ready : ready.tailSet(position, false);
+            Iterable<ReadyEntry> candidates = position == null ? lane.ready : lane.ready.tailSet(position, false);
             for (ReadyEntry e : candidates) {
                 if (grouped && position != null) {
                     if (r.navigation() == Navigation.NEXT_MESSAGE && e.groupSeq != position.groupSeq) {
@@ -103,8 +133,8 @@ public final class QueueRuntime {
                         continue;
                     }
                 }
-                if (eligible(e, r)) {
-                    claim(e, r);
+                if (eligible(lane, e, r)) {
+                    claim(lane, e, r);
                     return new Found(e);
                 }
             }
@@ -117,13 +147,15 @@ public final class QueueRuntime {
         }
     }
 
-    /** Is there a message a new transaction could dequeue now (for waiting without claiming)? */
-    public boolean hasAvailable(Predicate<String> correlation, long now) {
+    /** Is there a message a new transaction of {@code consumer} could dequeue now (waiting without claiming)? */
+    public boolean hasAvailable(String consumer, Predicate<String> correlation, long now) {
         lock.lock();
         try {
-            Request probe = new Request(new Object(), DequeueMode.REMOVE, Navigation.FIRST_MESSAGE, null, null, correlation, now);
-            for (ReadyEntry e : ready) {
-                if (eligible(e, probe)) {
+            Lane lane = lane(consumer);
+            Request probe = new Request(new Object(), consumer, DequeueMode.REMOVE, Navigation.FIRST_MESSAGE, null, null,
+                    correlation, null, now);
+            for (ReadyEntry e : lane.ready) {
+                if (eligible(lane, e, probe)) {
                     return true;
                 }
             }
@@ -133,7 +165,7 @@ public final class QueueRuntime {
         }
     }
 
-    private boolean eligible(ReadyEntry e, Request r) {
+    private boolean eligible(Lane lane, ReadyEntry e, Request r) {
         if (e.expiresAt <= r.now()) {
             return false; // the time manager is about to move it to the exception queue
         }
@@ -141,17 +173,19 @@ public final class QueueRuntime {
             return false;
         }
         boolean browse = r.mode() == DequeueMode.BROWSE;
+        boolean available;
         if (e.claimant == null) {
-            Object groupOwner = meta.table().transactionalGrouping() ? groupOwners.get(e.groupSeq) : null;
-            return browse || groupOwner == null || groupOwner == r.claimant();
+            Object groupOwner = meta.table().transactionalGrouping() ? lane.groupOwners.get(e.groupSeq) : null;
+            available = browse || groupOwner == null || groupOwner == r.claimant();
+        } else if (e.claimant == r.claimant()) {
+            available = e.claim == ReadyEntry.Claim.LOCKED; // consumed by this transaction already otherwise
+        } else {
+            available = browse && e.claim == ReadyEntry.Claim.LOCKED;
         }
-        if (e.claimant == r.claimant()) {
-            return e.claim == ReadyEntry.Claim.LOCKED; // consumed by this transaction already otherwise
-        }
-        return browse && e.claim == ReadyEntry.Claim.LOCKED;
+        return available && (r.condition() == null || r.condition().test(e));
     }
 
-    private void claim(ReadyEntry e, Request r) {
+    private void claim(Lane lane, ReadyEntry e, Request r) {
         if (r.mode() == DequeueMode.BROWSE) {
             return;
         }
@@ -159,21 +193,35 @@ public final class QueueRuntime {
         e.claim = r.mode() == DequeueMode.LOCKED && e.claim != ReadyEntry.Claim.REMOVE
                 ? ReadyEntry.Claim.LOCKED : ReadyEntry.Claim.REMOVE;
         if (meta.table().transactionalGrouping()) {
-            groupOwners.put(e.groupSeq, r.claimant());
+            lane.groupOwners.put(e.groupSeq, r.claimant());
         }
     }
 
-    /** Claims a message for the time manager (expiry); false when a dequeuer holds it. */
-    public ReadyEntry claimForTimeManager(String msgid, Object timeManager) {
+    /**
+     * Claims every consumer's part of a message for the time manager (expiry); null when a
+     * dequeuer holds one of them, or the message is not (yet) in the index.
+     */
+    public List<ReadyEntry> claimForTimeManager(String msgid, Object timeManager) {
         lock.lock();
         try {
-            ReadyEntry e = byId.get(msgid);
-            if (e == null || e.claimant != null) {
+            List<ReadyEntry> parts = new ArrayList<>();
+            for (Lane lane : lanes.values()) {
+                ReadyEntry e = lane.byId.get(msgid);
+                if (e != null) {
+                    if (e.claimant != null) {
+                        return null;
+                    }
+                    parts.add(e);
+                }
+            }
+            if (parts.isEmpty()) {
                 return null;
             }
-            e.claimant = timeManager;
-            e.claim = ReadyEntry.Claim.TIME_MANAGER;
-            return e;
+            for (ReadyEntry e : parts) {
+                e.claimant = timeManager;
+                e.claim = ReadyEntry.Claim.TIME_MANAGER;
+            }
+            return parts;
         } finally {
             lock.unlock();
         }
@@ -183,25 +231,43 @@ public final class QueueRuntime {
     public void add(ReadyEntry e) {
         lock.lock();
         try {
-            ReadyEntry old = byId.put(e.msgid, e);
+            Lane lane = lane(e.consumer);
+            ReadyEntry old = lane.byId.put(e.msgid, e);
             if (old != null) {
-                ready.remove(old);
+                lane.ready.remove(old);
             }
-            ready.add(e);
+            lane.ready.add(e);
             bump();
         } finally {
             lock.unlock();
         }
     }
 
-    /** A message is gone for good (removal committed, moved, purged). */
-    public void remove(String msgid) {
+    /** One consumer's part of a message is gone for good (removal committed, moved, purged). */
+    public void remove(ReadyEntry e) {
+        remove(e.msgid, e.consumer);
+    }
+
+    public void remove(String msgid, String consumer) {
         lock.lock();
         try {
-            ReadyEntry e = byId.remove(msgid);
+            Lane lane = lanes.get(consumer == null ? SINGLE : consumer);
+            ReadyEntry e = lane == null ? null : lane.byId.remove(msgid);
             if (e != null) {
-                ready.remove(e);
+                lane.ready.remove(e);
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A consumer is gone (subscriber removed): its lane leaves the index; returns what was pending. */
+    public List<ReadyEntry> dropLane(String consumer) {
+        lock.lock();
+        try {
+            Lane lane = lanes.remove(consumer);
+            bump();
+            return lane == null ? List.of() : new ArrayList<>(lane.ready);
         } finally {
             lock.unlock();
         }
@@ -211,20 +277,29 @@ public final class QueueRuntime {
      * Brings the index in line with the table after work the engine did not see (a branch
      * recovered after a restart): adds what is missing, drops what is gone, leaves held messages be.
      */
-    public void resynchronize(Map<String, ReadyEntry> inTable) {
+    public void resynchronize(List<ReadyEntry> inTable) {
         lock.lock();
         try {
-            byId.values().removeIf(e -> {
-                if (e.claimant == null && !inTable.containsKey(e.msgid)) {
-                    ready.remove(e);
-                    return true;
-                }
-                return false;
-            });
-            for (ReadyEntry e : inTable.values()) {
-                if (!byId.containsKey(e.msgid)) {
-                    byId.put(e.msgid, e);
-                    ready.add(e);
+            Map<String, Map<String, ReadyEntry>> fresh = new HashMap<>();
+            for (ReadyEntry e : inTable) {
+                fresh.computeIfAbsent(e.consumer == null ? SINGLE : e.consumer, k -> new HashMap<>()).put(e.msgid, e);
+            }
+            for (Map.Entry<String, Lane> l : lanes.entrySet()) {
+                Map<String, ReadyEntry> keep = fresh.getOrDefault(l.getKey(), Map.of());
+                Lane lane = l.getValue();
+                lane.byId.values().removeIf(e -> {
+                    if (e.claimant == null && !keep.containsKey(e.msgid)) {
+                        lane.ready.remove(e);
+                        return true;
+                    }
+                    return false;
+                });
+            }
+            for (ReadyEntry e : inTable) {
+                Lane lane = lane(e.consumer);
+                if (!lane.byId.containsKey(e.msgid)) {
+                    lane.byId.put(e.msgid, e);
+                    lane.ready.add(e);
                 }
             }
             bump();
@@ -263,7 +338,9 @@ public final class QueueRuntime {
     public void transactionEnded(Object claimant) {
         lock.lock();
         try {
-            groupOwners.values().removeIf(owner -> owner == claimant);
+            for (Lane lane : lanes.values()) {
+                lane.groupOwners.values().removeIf(owner -> owner == claimant);
+            }
             activeTransactions--;
             bump();
         } finally {
@@ -347,8 +424,7 @@ public final class QueueRuntime {
         lock.lock();
         try {
             dropped = true;
-            ready.clear();
-            byId.clear();
+            lanes.clear();
             bump();
         } finally {
             lock.unlock();
@@ -359,11 +435,11 @@ public final class QueueRuntime {
         return dropped;
     }
 
-    /** Messages in the ready index (committed, dequeueable now or held by a transaction). */
+    /** Entries in the ready index, over all lanes (committed, dequeueable now or held). */
     public int readyCount() {
         lock.lock();
         try {
-            return ready.size();
+            return lanes.values().stream().mapToInt(l -> l.ready.size()).sum();
         } finally {
             lock.unlock();
         }

@@ -16,6 +16,8 @@ public final class ReadyEntry {
     public final String correlation;
     /** Epoch ms at which the message expires; Long.MAX_VALUE when never. */
     public final long expiresAt;
+    /** The consumer (key) whose part of the message this is on a multi-consumer queue; null otherwise. */
+    public final String consumer;
 
     /** Who holds the message now (a session's transaction, the time manager), or null. */
     Object claimant;
@@ -26,6 +28,12 @@ public final class ReadyEntry {
     }
 
     public ReadyEntry(String msgid, int priority, long orderMs, long groupSeq, long seq, String correlation, long expiresAt) {
+        this(msgid, priority, orderMs, groupSeq, seq, correlation, expiresAt, null);
+    }
+
+    public ReadyEntry(String msgid, int priority, long orderMs, long groupSeq, long seq, String correlation, long expiresAt,
+            String consumer) {
+        this.consumer = consumer;
         this.msgid = msgid;
         this.priority = priority;
         this.orderMs = orderMs;
@@ -33,6 +41,11 @@ public final class ReadyEntry {
         this.seq = seq;
         this.correlation = correlation;
         this.expiresAt = expiresAt;
+    }
+
+    /** The same message for another consumer, or in another queue (never expiring there). */
+    public ReadyEntry forConsumer(String otherConsumer, long otherExpiresAt) {
+        return new ReadyEntry(msgid, priority, orderMs, groupSeq, seq, correlation, otherExpiresAt, otherConsumer);
     }
 
     /** The dequeue order of a sort order; group members sit together behind their head. */
@@ -49,6 +62,6 @@ public final class ReadyEntry {
 
     @Override
     public String toString() {
-        return msgid + "[p=" + priority + ", seq=" + seq + ", group=" + groupSeq + "]";
+        return msgid + (consumer == null ? "" : "/" + consumer) + "[p=" + priority + ", seq=" + seq + ", group=" + groupSeq + "]";
     }
 }

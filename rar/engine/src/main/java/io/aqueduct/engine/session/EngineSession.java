@@ -20,6 +20,11 @@ import io.aqueduct.engine.payload.PayloadCodec;
 import io.aqueduct.engine.queue.QueueMeta;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.ReadyEntry;
+import io.aqueduct.engine.queue.Subscriber;
+import io.aqueduct.engine.expression.Expression;
+import io.aqueduct.engine.expression.MessageSnapshot;
+import io.aqueduct.engine.expression.MessageView;
+import io.aqueduct.engine.store.ConsumerStateEntity;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.StoreConnection;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +52,7 @@ public final class EngineSession implements QueueSession {
     private SessionTransaction current;
     /** The Xid-bound branch this session works in, between XA start and end. */
     private SessionTransaction xaBranch;
-    private final Map<Long, Position> positions = new HashMap<>();
+    private final Map<String, Position> positions = new HashMap<>();
     /** Queue names as the caller spells them, resolved once (the hot path parses no names). */
     private final Map<String, QueueRuntime> resolved = new HashMap<>();
     private boolean closed;
@@ -91,17 +96,19 @@ public final class EngineSession implements QueueSession {
         // validate everything before anything is written
         List<byte[]> payloads = new ArrayList<>(messages.size());
         List<QueueRuntime> exceptionQueues = new ArrayList<>(messages.size());
+        List<List<Subscriber>> consumers = new ArrayList<>(messages.size());
         for (Message m : messages) {
             MessageProperties p = m.properties();
             validateProperties(p);
             exceptionQueues.add(p.exceptionQueue() == null ? null : exceptionQueueFor(meta, p.exceptionQueue()));
             payloads.add(PayloadCodec.encode(meta.table(), m.payload()));
+            consumers.add(Recipients.of(q, m, engine.clock().now()));
         }
         if (opts.visibility() == Visibility.IMMEDIATE) {
             SessionTransaction tx = new SessionTransaction(engine.nextTransactionId());
             StoreConnection own = autonomous();
             try {
-                List<MessageId> ids = insert(own, tx, q, messages, payloads, exceptionQueues);
+                List<MessageId> ids = insert(own, tx, q, messages, payloads, exceptionQueues, consumers);
                 own.commit();
                 TransactionCompletion.afterCommit(engine, tx);
                 return ids;
@@ -111,15 +118,15 @@ public final class EngineSession implements QueueSession {
                 throw e;
             }
         }
-        return insert(connection, transaction(), q, messages, payloads, exceptionQueues);
+        return insert(connection, transaction(), q, messages, payloads, exceptionQueues, consumers);
     }
 
     private List<MessageId> insert(StoreConnection c, SessionTransaction tx, QueueRuntime q, List<Message> messages,
-            List<byte[]> payloads, List<QueueRuntime> exceptionQueues) {
+            List<byte[]> payloads, List<QueueRuntime> exceptionQueues, List<List<Subscriber>> consumers) {
         QueueMeta meta = q.meta();
         long now = engine.clock().millis();
         LocalDateTime enqTime = utc(now);
-        List<MessageEntity> rows = new ArrayList<>(messages.size());
+        List<Object> rows = new ArrayList<>(messages.size());
         List<SessionTransaction.Enqueued> enqueued = new ArrayList<>(messages.size());
         List<MessageId> ids = new ArrayList<>(messages.size());
         SessionTransaction.GroupHead head = meta.table().transactionalGrouping() ? tx.groupHeads.get(q) : null;
@@ -173,14 +180,29 @@ public final class EngineSession implements QueueSession {
                 m.timeManagerInfo = expiresAt;
                 ReadyEntry entry = new ReadyEntry(m.msgid, priority, m.orderMs, m.groupSeq, seq, m.correlation,
                         expiresAt == null ? Long.MAX_VALUE : expiresAt);
-                enqueued.add(new SessionTransaction.Enqueued(q, entry, expiresAt));
+                List<Subscriber> to = consumers.get(i);
+                if (to == null) {
+                    enqueued.add(new SessionTransaction.Enqueued(q, entry, expiresAt));
+                } else {
+                    for (Subscriber consumer : to) {
+                        if (consumer.local()) {
+                            enqueued.add(new SessionTransaction.Enqueued(q, entry.forConsumer(consumer.key(), entry.expiresAt),
+                                    expiresAt));
+                        }
+                    }
+                }
             }
             rows.add(m);
+            if (consumers.get(i) != null) {
+                for (Subscriber consumer : consumers.get(i)) {
+                    rows.add(ConsumerStates.pending(m.msgid, meta.id(), consumer));
+                }
+            }
             ids.add(id);
         }
         work(c, tx, rows.size() > 1, em -> {
-            for (MessageEntity m : rows) {
-                em.persist(m);
+            for (Object row : rows) {
+                em.persist(row);
             }
             return null;
         });
@@ -226,11 +248,6 @@ public final class EngineSession implements QueueSession {
         if (!meta.enqueueEnabled()) {
             throw new AqException(AqError.ENQUEUE_DISABLED, "Queue " + meta.qualifiedName()
                     + " is disabled for enqueue: start it with startQueue(name, true, ...).");
-        }
-        if (meta.table().multipleConsumers()) {
-            throw new AqException(AqError.NO_RECIPIENTS, "Queue " + meta.qualifiedName()
-                    + " is a multi-consumer queue and the message has no recipients: it has no subscribers"
-                    + " and no recipient list was given.");
         }
         return q;
     }
@@ -344,6 +361,9 @@ public final class EngineSession implements QueueSession {
             throw new AqException(AqError.INVALID_VALUE, "Queue " + meta.qualifiedName()
                     + " is a single-consumer queue: dequeue without a consumer name.");
         }
+        if (opts.condition() != null) {
+            Expression.parse(opts.condition()); // a malformed condition is refused before anything happens
+        }
         if (!meta.dequeueEnabled()) {
             throw dequeueDisabled(meta);
         }
@@ -356,13 +376,16 @@ public final class EngineSession implements QueueSession {
     }
 
     private Message dequeueOne(StoreConnection c, SessionTransaction tx, QueueRuntime q, DequeueOptions opts, Navigation navigation) {
-        Position pos = positions.computeIfAbsent(q.meta().id(), id -> new Position());
+        String consumer = q.meta().table().multipleConsumers() && !q.meta().isException() && opts.consumerName() != null
+                ? Subscriber.localKey(opts.consumerName()) : null;
+        Position pos = positions.computeIfAbsent(q.meta().id() + "/" + consumer, id -> new Position());
         if (navigation != Navigation.FIRST_MESSAGE && pos.last != null && !Objects.equals(pos.correlation, opts.correlation())) {
             throw new AqException(AqError.CORRELATION_CHANGED, "Cannot change the correlation from '" + pos.correlation
                     + "' to '" + opts.correlation() + "' without FIRST_MESSAGE navigation.");
         }
         String msgid = opts.messageId() == null ? null : opts.messageId().toString();
         Predicate<String> correlation = opts.correlation() == null ? null : CorrelationPattern.compile(opts.correlation());
+        Predicate<ReadyEntry> condition = condition(c, q, opts.condition());
         long waitMillis = opts.waitSeconds() == DequeueOptions.FOREVER ? Long.MAX_VALUE : opts.waitSeconds() * 1000;
         long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : engine.clock().millis() + waitMillis;
         Navigation nav = navigation;
@@ -378,13 +401,14 @@ public final class EngineSession implements QueueSession {
                 throw dequeueDisabled(q.meta());
             }
             long version = q.version();
-            QueueRuntime.Pick pick = q.pick(new QueueRuntime.Request(tx, opts.mode(), nav, pos.last, msgid, correlation,
-                    engine.clock().millis()));
+            QueueRuntime.Pick pick = q.pick(new QueueRuntime.Request(tx, consumer, opts.mode(), nav, pos.last, msgid,
+                    correlation, condition, engine.clock().millis()));
             if (pick instanceof QueueRuntime.Nothing && msgid == null && pos.last != null
                     && nav != Navigation.FIRST_MESSAGE && opts.waitSeconds() != DequeueOptions.NO_WAIT) {
                 // the end of the queue with a wait: the position goes back to the start
                 nav = Navigation.FIRST_MESSAGE;
-                pick = q.pick(new QueueRuntime.Request(tx, opts.mode(), nav, null, null, correlation, engine.clock().millis()));
+                pick = q.pick(new QueueRuntime.Request(tx, consumer, opts.mode(), nav, null, null, correlation, condition,
+                        engine.clock().millis()));
             }
             if (pick instanceof QueueRuntime.Found found) {
                 Message m = materialize(c, tx, q, found.entry(), opts.mode());
@@ -427,19 +451,51 @@ public final class EngineSession implements QueueSession {
     }
 
     /**
+     * A dequeue condition as a test of ready entries: the message is read (once per dequeue call)
+     * and the condition evaluated on it in Java; the condition text never reaches SQL.
+     */
+    private Predicate<ReadyEntry> condition(StoreConnection c, QueueRuntime q, String text) {
+        if (text == null) {
+            return null;
+        }
+        Expression expression = Expression.parse(text);
+        QueueMeta meta = q.meta();
+        Map<String, Boolean> seen = new HashMap<>();
+        return e -> seen.computeIfAbsent(e.msgid, id -> c.work(em -> {
+            MessageEntity m = em.find(MessageEntity.class, id);
+            if (m == null) {
+                return false;
+            }
+            MessageView view = MessageSnapshot.builder().priority(m.priority).correlation(m.correlation)
+                    .enqueueTime(m.enqueueTime.toInstant(ZoneOffset.UTC)).delay(delaySeconds(m)).expiration(m.expiration)
+                    .retryCount(m.retryCount).senderName(m.senderName).messageId(id.trim())
+                    .payload(meta.table().payloadType(), PayloadCodec.decode(meta.table(), m.payloadBytes())).build();
+            return expression.test(view);
+        }, false));
+    }
+
+    /**
      * Waits until {@code queue} has a message this session could dequeue (matching the
      * correlation, if one is given), without taking it: true when there is one, false when
      * {@code waitMillis} passed. Message delivery waits with this outside a transaction, then
      * dequeues inside one.
      */
     public boolean awaitAvailable(String queue, String correlation, long waitMillis, java.util.function.BooleanSupplier cancelled) {
+        return awaitAvailable(queue, null, correlation, waitMillis, cancelled);
+    }
+
+    /** As above, for the named consumer of a multi-consumer queue. */
+    public boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
+            java.util.function.BooleanSupplier cancelled) {
         checkOpen();
         QueueRuntime q = resolve(queue);
+        String consumer = consumerName == null || !q.meta().table().multipleConsumers() || q.meta().isException()
+                ? null : Subscriber.localKey(consumerName);
         Predicate<String> match = correlation == null ? null : CorrelationPattern.compile(correlation);
         long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : engine.clock().millis() + waitMillis;
         while (!q.dropped() && !engine.isClosed() && !cancelled.getAsBoolean()) {
             long version = q.version();
-            if (q.meta().dequeueEnabled() && q.hasAvailable(match, engine.clock().millis())) {
+            if (q.meta().dequeueEnabled() && q.hasAvailable(consumer, match, engine.clock().millis())) {
                 return true;
             }
             long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - engine.clock().millis();
@@ -474,7 +530,10 @@ public final class EngineSession implements QueueSession {
                 if (m == null || m.queueId != meta.id() || m.state != meta.availableState()) {
                     return null;
                 }
-                Message out = toMessage(meta, m, mode != DequeueMode.REMOVE_NODATA);
+                if (e.consumer != null) {
+                    return consumerPart(em, tx, meta, m, e, mode, now);
+                }
+                Message out = toMessage(meta, m, m.retryCount, mode != DequeueMode.REMOVE_NODATA);
                 if (consume) {
                     int changed;
                     if (retain) {
@@ -499,7 +558,7 @@ public final class EngineSession implements QueueSession {
             throw ex;
         }
         if (message == null) {
-            q.remove(e.msgid);
+            q.remove(e);
             return null;
         }
         if (mode != DequeueMode.BROWSE) {
@@ -507,9 +566,33 @@ public final class EngineSession implements QueueSession {
             if (consume) {
                 tx.held.removeIf(h -> h.entry() == e); // a message this transaction had LOCKED is now removed
             }
-            tx.held.add(new SessionTransaction.Held(q, e, consume, retentionDue));
+            tx.held.add(new SessionTransaction.Held(q, e, consume, e.consumer == null ? retentionDue : null));
         }
         return message;
+    }
+
+    /**
+     * One consumer's part of a message of a multi-consumer queue: its attempts are its own, and
+     * REMOVE marks its part PROCESSED (with its dequeue history); the message itself is done when
+     * no consumer has it pending (the time manager sees to that after commit).
+     */
+    private Message consumerPart(jakarta.persistence.EntityManager em, SessionTransaction tx, QueueMeta meta, MessageEntity m,
+            ReadyEntry e, DequeueMode mode, long now) {
+        ConsumerStateEntity part = em.find(ConsumerStateEntity.class, ConsumerStateEntity.id(e.msgid, e.consumer));
+        if (part == null || part.state != ConsumerStates.READY) {
+            return null;
+        }
+        Message out = toMessage(meta, m, part.retryCount, mode != DequeueMode.REMOVE_NODATA);
+        if (mode == DequeueMode.REMOVE || mode == DequeueMode.REMOVE_NODATA) {
+            int changed = em.createNamedQuery(ConsumerStateEntity.CONSUME)
+                    .setParameter("processed", ConsumerStates.PROCESSED).setParameter("t", utc(now))
+                    .setParameter("u", user).setParameter("tid", tx.id).setParameter("id", part.id)
+                    .setParameter("ready", ConsumerStates.READY).executeUpdate();
+            if (changed == 0) {
+                return null;
+            }
+        }
+        return out;
     }
 
     /** A unit of work; one that fails inside an XA branch (no savepoint to undo it) dooms the branch. */
@@ -525,20 +608,25 @@ public final class EngineSession implements QueueSession {
         }
     }
 
-    private Message toMessage(QueueMeta meta, MessageEntity m, boolean withPayload) {
+    private static long delaySeconds(MessageEntity m) {
+        if (m.delay == null) {
+            return 0;
+        }
+        long delayMs = m.delay.toInstant(ZoneOffset.UTC).toEpochMilli() - m.enqueueTime.toInstant(ZoneOffset.UTC).toEpochMilli();
+        return Math.max(0, delayMs / 1000);
+    }
+
+    private Message toMessage(QueueMeta meta, MessageEntity m, int attempts, boolean withPayload) {
         MessageProperties p = MessageProperties.create().priority(m.priority).correlation(m.correlation)
                 .expiration(m.expiration);
-        if (m.delay != null) {
-            long delayMs = m.delay.toInstant(ZoneOffset.UTC).toEpochMilli() - m.enqueueTime.toInstant(ZoneOffset.UTC).toEpochMilli();
-            p.delay(Math.max(0, delayMs / 1000));
-        }
+        p.delay(delaySeconds(m));
         if (m.exceptionQueue != null) {
             p.exceptionQueue(m.exceptionQueueSchema + "." + m.exceptionQueue);
         }
         if (m.senderName != null || m.senderAddress != null) {
             p.sender(new Agent(m.senderName, m.senderAddress, m.senderProtocol == null ? 0 : m.senderProtocol));
         }
-        p.recorded(m.retryCount, m.enqueueTime.toInstant(ZoneOffset.UTC), MessageState.ofCode(m.state),
+        p.recorded(attempts, m.enqueueTime.toInstant(ZoneOffset.UTC), MessageState.ofCode(m.state),
                 m.originalMsgid == null ? null : MessageId.parse(m.originalMsgid.trim()));
         Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes()) : null;
         return Message.dequeued(MessageId.parse(m.msgid.trim()), p, payload);
@@ -548,7 +636,7 @@ public final class EngineSession implements QueueSession {
         QueueMeta meta = q.meta();
         return c.work(em -> {
             MessageEntity m = em.find(MessageEntity.class, msgid);
-            return m != null && m.queueId == meta.id() && m.state == MessageState.PROCESSED.code() ? toMessage(meta, m, true) : null;
+            return m != null && m.queueId == meta.id() && m.state == MessageState.PROCESSED.code() ? toMessage(meta, m, m.retryCount, true) : null;
         });
     }
 

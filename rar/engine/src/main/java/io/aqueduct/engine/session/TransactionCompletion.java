@@ -5,7 +5,9 @@ import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.queue.QueueMeta;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.ReadyEntry;
+import io.aqueduct.engine.store.ConsumerStateEntity;
 import io.aqueduct.engine.store.MessageEntity;
+import jakarta.persistence.EntityManager;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -34,7 +36,10 @@ public final class TransactionCompletion {
         }
         for (SessionTransaction.Held h : tx.held) {
             if (h.removed()) {
-                h.queue().remove(h.entry().msgid);
+                h.queue().remove(h.entry());
+                if (h.entry().consumer != null) {
+                    engine.timeManager().checkCompletion(h.entry().msgid); // was it the last consumer?
+                }
                 if (h.retentionDue() != null) {
                     engine.timeManager().schedule(h.retentionDue());
                 }
@@ -72,7 +77,56 @@ public final class TransactionCompletion {
     }
 
     private enum Outcome {
-        READY, WAITING, MOVED, GONE
+        READY, WAITING, MOVED, EXCEEDED, GONE
+    }
+
+    /**
+     * A consumer's failed attempt on a multi-consumer queue: its own retry count and retry delay;
+     * the message goes to the exception queue only when no consumer has it pending any more and at
+     * least one has exceeded max_retries.
+     */
+    private static void consumerFailed(AqueductEngine engine, EntityManager em, MessageEntity m, SessionTransaction.Held h,
+            QueueMeta q, long now, List<Outcome> outcomes, List<QueueRuntime> targets, List<Long> dues) {
+        ConsumerStateEntity part = em.find(ConsumerStateEntity.class, ConsumerStateEntity.id(m.msgid, h.entry().consumer));
+        if (part == null || part.state != ConsumerStates.READY) {
+            outcomes.add(Outcome.GONE);
+            targets.add(null);
+            dues.add(null);
+            return;
+        }
+        part.retryCount++;
+        if (part.retryCount <= q.maxRetries()) {
+            if (q.retryDelaySeconds() > 0) {
+                long due = now + q.retryDelaySeconds() * 1000;
+                part.state = ConsumerStates.WAITING;
+                part.timeManagerInfo = due;
+                outcomes.add(Outcome.WAITING);
+                dues.add(due);
+            } else {
+                outcomes.add(Outcome.READY);
+                dues.add(null);
+            }
+            targets.add(null);
+            return;
+        }
+        part.state = ConsumerStates.EXPIRED;
+        em.flush();
+        long pending = ((Number) em.createNativeQuery("SELECT COUNT(*) FROM AQ_MESSAGE_CONSUMER WHERE MSGID = ?"
+                + " AND STATE IN (0, 1)" + engine.store().dialect().dirtyReadSuffix())
+                .setParameter(1, m.msgid).getSingleResult()).longValue();
+        if (pending > 0) {
+            outcomes.add(Outcome.EXCEEDED);
+            targets.add(null);
+            dues.add(null);
+            return;
+        }
+        QueueRuntime exceptionQueue = ExceptionQueues.of(engine, m, q);
+        m.queueId = exceptionQueue.meta().id();
+        m.state = MessageState.EXPIRED.code();
+        m.timeManagerInfo = null;
+        outcomes.add(Outcome.MOVED);
+        targets.add(exceptionQueue);
+        dues.add(null);
     }
 
     private static void countFailedAttempts(AqueductEngine engine, List<SessionTransaction.Held> failed, Object accounting) {
@@ -92,6 +146,10 @@ public final class TransactionCompletion {
                         outcomes.add(Outcome.GONE);
                         targets.add(null);
                         dues.add(null);
+                        continue;
+                    }
+                    if (h.entry().consumer != null) {
+                        consumerFailed(engine, em, m, h, q, now, outcomes, targets, dues);
                         continue;
                     }
                     m.retryCount++;
@@ -135,15 +193,15 @@ public final class TransactionCompletion {
             switch (outcomes.get(i)) {
                 case READY -> h.queue().release(h.entry(), accounting);
                 case WAITING -> {
-                    h.queue().remove(h.entry().msgid);
+                    h.queue().remove(h.entry());
                     engine.timeManager().schedule(dues.get(i));
                 }
                 case MOVED -> {
-                    h.queue().remove(h.entry().msgid);
-                    ReadyEntry e = h.entry();
-                    targets.get(i).add(new ReadyEntry(e.msgid, e.priority, e.orderMs, e.groupSeq, e.seq, e.correlation, Long.MAX_VALUE));
+                    h.queue().remove(h.entry());
+                    targets.get(i).add(h.entry().forConsumer(null, Long.MAX_VALUE));
                 }
-                case GONE -> h.queue().remove(h.entry().msgid);
+                case EXCEEDED -> h.queue().remove(h.entry()); // others still have it pending
+                case GONE -> h.queue().remove(h.entry());
             }
         }
     }

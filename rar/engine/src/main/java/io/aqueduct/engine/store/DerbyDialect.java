@@ -120,26 +120,58 @@ public final class DerbyDialect implements Dialect {
                 s.execute("INSERT INTO AQ_SEQUENCE VALUES ('QUEUE', (SELECT COALESCE(MAX(QID), 0) FROM AQ_QUEUE))");
             }
         }
+        if (!tableExists(c, "APP", "AQ_SUBSCRIBER")) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE AQ_SUBSCRIBER (SUB_ID BIGINT NOT NULL PRIMARY KEY, QID BIGINT NOT NULL,"
+                        + " CONSUMER VARCHAR(128) NOT NULL, NAME VARCHAR(30), ADDRESS VARCHAR(1024), PROTOCOL INT NOT NULL,"
+                        + " RULE_TEXT VARCHAR(4000), CONSTRAINT AQ_SUBSCRIBER_AGENT UNIQUE (QID, CONSUMER))");
+                // the consumer states of a message; no index on state: the ready index knows what is pending
+                s.execute("CREATE TABLE AQ_MESSAGE_CONSUMER (ID VARCHAR(170) NOT NULL PRIMARY KEY, MSGID CHAR(32) NOT NULL,"
+                        + " QID BIGINT NOT NULL, CONSUMER VARCHAR(128) NOT NULL, NAME VARCHAR(30), ADDRESS VARCHAR(1024),"
+                        + " PROTOCOL INT NOT NULL, STATE INT NOT NULL, RETRY_COUNT INT NOT NULL, TIME_MANAGER_INFO BIGINT,"
+                        + " DEQ_TIME TIMESTAMP, DEQ_UID VARCHAR(128), DEQ_TID VARCHAR(64))");
+                s.execute("CREATE INDEX AQ_MESSAGE_CONSUMER_MSG ON AQ_MESSAGE_CONSUMER (MSGID)");
+                s.execute("CREATE INDEX AQ_MESSAGE_CONSUMER_TM ON AQ_MESSAGE_CONSUMER (TIME_MANAGER_INFO)");
+                s.execute("INSERT INTO AQ_SEQUENCE VALUES ('SUBSCRIBER', 0)");
+            }
+        }
     }
 
     @Override
-    public void createQueueTableView(Connection c, String owner, String queueTable, long queueTableId) throws SQLException {
+    public void createQueueTableView(Connection c, String owner, String queueTable, long queueTableId,
+            boolean multipleConsumers) throws SQLException {
         if (!schemaExists(c, owner)) {
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE SCHEMA " + quote(owner));
             }
         }
+        String messageState = "CASE M.STATE WHEN 0 THEN 'READY' WHEN 1 THEN 'WAITING' WHEN 2 THEN 'PROCESSED' ELSE 'EXPIRED' END";
+        String payload = "CASE WHEN M.USER_DATA_LOB IS NULL THEN CAST(M.USER_DATA AS BLOB(2G)) ELSE M.USER_DATA_LOB END";
+        String columns = " (QUEUE, MSG_ID, CORR_ID, MSG_PRIORITY, MSG_STATE, DELAY, EXPIRATION, ENQ_TIME, ENQ_USER_ID,"
+                + " ENQ_TXN_ID, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID, RETRY_COUNT, EXCEPTION_QUEUE_OWNER, EXCEPTION_QUEUE, USER_DATA";
+        String select;
+        if (multipleConsumers) {
+            // one row per message and consumer: the consumer's state and dequeue history
+            columns += ", CONSUMER_NAME, ADDRESS, PROTOCOL)";
+            select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY,"
+                    + " CASE WHEN C.STATE = 4 THEN 'UNDELIVERABLE' WHEN C.STATE IS NULL OR M.STATE <> 0 THEN " + messageState
+                    + " WHEN C.STATE = 0 THEN 'READY' WHEN C.STATE = 1 THEN 'WAITING' WHEN C.STATE = 2 THEN 'PROCESSED'"
+                    + " ELSE 'EXPIRED' END,"
+                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, C.DEQ_TIME, C.DEQ_UID, C.DEQ_TID,"
+                    + " COALESCE(C.RETRY_COUNT, M.RETRY_COUNT), M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload + ","
+                    + " C.NAME, C.ADDRESS, C.PROTOCOL"
+                    + " FROM AQ_MESSAGE M JOIN AQ_QUEUE Q ON M.QID = Q.QID LEFT JOIN AQ_MESSAGE_CONSUMER C ON C.MSGID = M.MSGID";
+        } else {
+            columns += ")";
+            select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY, " + messageState + ","
+                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, M.DEQ_TIME, M.DEQ_UID, M.DEQ_TID,"
+                    + " M.RETRY_COUNT, M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload
+                    + " FROM AQ_MESSAGE M JOIN AQ_QUEUE Q ON M.QID = Q.QID";
+        }
         try (Statement s = c.createStatement()) {
             // names were validated as identifiers and the id is ours: nothing user-typed is spliced in raw
-            s.execute("CREATE VIEW " + quote(owner) + "." + quote("AQ$" + queueTable) + " (QUEUE, MSG_ID, CORR_ID,"
-                    + " MSG_PRIORITY, MSG_STATE, DELAY, EXPIRATION, ENQ_TIME, ENQ_USER_ID, ENQ_TXN_ID, DEQ_TIME,"
-                    + " DEQ_USER_ID, DEQ_TXN_ID, RETRY_COUNT, EXCEPTION_QUEUE_OWNER, EXCEPTION_QUEUE, USER_DATA)"
-                    + " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY,"
-                    + " CASE M.STATE WHEN 0 THEN 'READY' WHEN 1 THEN 'WAITING' WHEN 2 THEN 'PROCESSED' ELSE 'EXPIRED' END,"
-                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, M.DEQ_TIME, M.DEQ_UID, M.DEQ_TID,"
-                    + " M.RETRY_COUNT, M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE,"
-                    + " CASE WHEN M.USER_DATA_LOB IS NULL THEN CAST(M.USER_DATA AS BLOB(2G)) ELSE M.USER_DATA_LOB END"
-                    + " FROM AQ_MESSAGE M JOIN AQ_QUEUE Q ON M.QID = Q.QID WHERE M.QT_ID = " + queueTableId);
+            s.execute("CREATE VIEW " + quote(owner) + "." + quote("AQ$" + queueTable) + columns + select
+                    + " WHERE M.QT_ID = " + queueTableId);
         }
     }
 

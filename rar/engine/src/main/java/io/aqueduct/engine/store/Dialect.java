@@ -20,7 +20,8 @@ public interface Dialect {
     void createSchema(Connection c) throws SQLException;
 
     /** Creates (or replaces) the AQ$&lt;queue_table&gt; view of one queue table. */
-    void createQueueTableView(Connection c, String owner, String queueTable, long queueTableId) throws SQLException;
+    void createQueueTableView(Connection c, String owner, String queueTable, long queueTableId, boolean multipleConsumers)
+            throws SQLException;
 
     void dropQueueTableView(Connection c, String owner, String queueTable) throws SQLException;
 

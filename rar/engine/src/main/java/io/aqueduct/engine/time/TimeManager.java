@@ -5,6 +5,7 @@ import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.ReadyEntries;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.ReadyEntry;
+import io.aqueduct.engine.session.ConsumerStates;
 import io.aqueduct.engine.session.ExceptionQueues;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.StoreConnection;
@@ -39,6 +40,8 @@ public final class TimeManager implements AutoCloseable {
     private volatile boolean started;
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     private StoreConnection connection;
+    /** Messages whose consumers may all be done (see {@link #checkCompletion}). */
+    private final java.util.Queue<String> completions = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     public TimeManager(AqueductEngine engine) {
         this.engine = engine;
@@ -149,7 +152,7 @@ public final class TimeManager implements AutoCloseable {
             long now = engine.clock().millis();
             while (true) {
                 Batch batch = processBatch(now);
-                if (batch.seen < BATCH || batch.done == 0) {
+                if ((batch.seen < BATCH && completions.isEmpty()) || batch.done == 0) {
                     break;
                 }
             }
@@ -162,7 +165,8 @@ public final class TimeManager implements AutoCloseable {
     private record Batch(int seen, int done) {
     }
 
-    private record Change(QueueRuntime from, ReadyEntry claimed, QueueRuntime to, ReadyEntry entry) {
+    /** What a batch did, applied to the ready indexes once it has committed. */
+    private record Change(QueueRuntime from, List<ReadyEntry> claimed, QueueRuntime to, List<ReadyEntry> added) {
     }
 
     private Batch processBatch(long now) {
@@ -171,32 +175,41 @@ public final class TimeManager implements AutoCloseable {
         try {
             seen = connection.work(em -> {
                 changes.clear();
+                String dirty = engine.store().dialect().dirtyReadSuffix();
                 @SuppressWarnings("unchecked")
                 List<Object[]> rows = em.createNativeQuery("SELECT " + ReadyEntries.SQL_COLUMNS
                         + " FROM AQ_MESSAGE WHERE TIME_MANAGER_INFO <= ? ORDER BY TIME_MANAGER_INFO"
-                        + " FETCH FIRST " + BATCH + " ROWS ONLY" + engine.store().dialect().dirtyReadSuffix())
-                        .setParameter(1, now).getResultList();
+                        + " FETCH FIRST " + BATCH + " ROWS ONLY" + dirty).setParameter(1, now).getResultList();
                 for (Object[] row : rows) {
                     process(em, row, now, changes);
                 }
-                return rows.size();
+                // consumers of multi-consumer queues whose retry delay is over
+                @SuppressWarnings("unchecked")
+                List<Object[]> parts = em.createNativeQuery("SELECT ID, MSGID, CONSUMER FROM AQ_MESSAGE_CONSUMER"
+                        + " WHERE TIME_MANAGER_INFO <= ? ORDER BY TIME_MANAGER_INFO FETCH FIRST " + BATCH + " ROWS ONLY" + dirty)
+                        .setParameter(1, now).getResultList();
+                for (Object[] part : parts) {
+                    retryDelayOver(em, ((String) part[0]).trim(), ((String) part[1]).trim(), ((String) part[2]).trim(), now, changes);
+                }
+                completeMessages(em, now, changes);
+                return Math.max(rows.size(), parts.size());
             });
             connection.commit();
         } catch (RuntimeException e) {
             connection.rollback();
             for (Change c : changes) {
                 if (c.claimed() != null) {
-                    c.from().release(c.claimed(), this);
+                    c.claimed().forEach(entry -> c.from().release(entry, this));
                 }
             }
             throw e;
         }
         for (Change c : changes) {
             if (c.claimed() != null) {
-                c.from().remove(c.claimed().msgid);
+                c.claimed().forEach(c.from()::remove);
             }
             if (c.to() != null) {
-                c.to().add(c.entry());
+                c.added().forEach(c.to()::add);
             }
         }
         return new Batch(seen, changes.size());
@@ -208,6 +221,7 @@ public final class TimeManager implements AutoCloseable {
         if (q == null) {
             return;
         }
+        boolean multi = q.meta().table().multipleConsumers() && !q.meta().isException();
         Long due = ReadyEntries.timeManagerInfo(row);
         int state = ReadyEntries.state(row);
         if (state == MessageState.WAITING.code()) {
@@ -219,41 +233,132 @@ public final class TimeManager implements AutoCloseable {
                     .setParameter("id", msgid).setParameter("waiting", MessageState.WAITING.code())
                     .setParameter("now", now).executeUpdate();
             if (n == 1) {
-                changes.add(new Change(q, null, q, ReadyEntries.entry(row, expiresAt == null ? Long.MAX_VALUE : expiresAt)));
+                ReadyEntry entry = ReadyEntries.entry(row, expiresAt == null ? Long.MAX_VALUE : expiresAt);
+                List<ReadyEntry> added = new ArrayList<>();
+                if (multi) {
+                    for (String consumer : pendingLocalConsumers(em, msgid)) {
+                        added.add(entry.forConsumer(consumer, entry.expiresAt));
+                    }
+                } else {
+                    added.add(entry);
+                }
+                changes.add(new Change(q, null, q, added));
             }
         } else if (state == MessageState.READY.code()) {
-            ReadyEntry claimed = q.claimForTimeManager(msgid, this);
+            List<ReadyEntry> claimed = q.claimForTimeManager(msgid, this);
             if (claimed == null) {
                 return; // a transaction holds it (it will wake us when it lets go) or it is not committed yet
             }
             MessageEntity m = em.find(MessageEntity.class, msgid);
             if (m == null || m.state != MessageState.READY.code()) {
-                q.release(claimed, this);
+                claimed.forEach(e -> q.release(e, this));
                 return;
+            }
+            if (multi) {
+                // expired: every consumer that has not taken it by now has missed it
+                em.createQuery("UPDATE ConsumerStateEntity c SET c.state = :expired, c.timeManagerInfo = NULL"
+                        + " WHERE c.msgid = :id AND c.state IN (:ready, :waiting)")
+                        .setParameter("expired", ConsumerStates.EXPIRED).setParameter("id", msgid)
+                        .setParameter("ready", ConsumerStates.READY).setParameter("waiting", ConsumerStates.WAITING)
+                        .executeUpdate();
             }
             QueueRuntime exceptionQueue = ExceptionQueues.of(engine, m, q.meta());
             m.queueId = exceptionQueue.meta().id();
             m.state = MessageState.EXPIRED.code();
             m.timeManagerInfo = null;
-            changes.add(new Change(q, claimed, exceptionQueue, new ReadyEntry(claimed.msgid, claimed.priority,
-                    claimed.orderMs, claimed.groupSeq, claimed.seq, claimed.correlation, Long.MAX_VALUE)));
+            changes.add(new Change(q, claimed, exceptionQueue, List.of(claimed.get(0).forConsumer(null, Long.MAX_VALUE))));
         } else if (state == MessageState.PROCESSED.code()) {
             int n = em.createQuery("DELETE FROM MessageEntity m WHERE m.msgid = :id AND m.state = :processed"
                     + " AND m.timeManagerInfo <= :now")
                     .setParameter("id", msgid).setParameter("processed", MessageState.PROCESSED.code())
                     .setParameter("now", now).executeUpdate();
             if (n == 1) {
+                em.createQuery("DELETE FROM ConsumerStateEntity c WHERE c.msgid = :id").setParameter("id", msgid).executeUpdate();
                 changes.add(new Change(q, null, null, null));
             }
         }
     }
 
+    @SuppressWarnings("unchecked")
+    private static List<String> pendingLocalConsumers(EntityManager em, String msgid) {
+        return em.createQuery("SELECT c.consumer FROM ConsumerStateEntity c WHERE c.msgid = :id AND c.state = :ready"
+                + " AND c.address IS NULL").setParameter("id", msgid).setParameter("ready", ConsumerStates.READY)
+                .getResultList();
+    }
+
+    /** A consumer's retry delay is over: its part of the message is READY again for it. */
+    private void retryDelayOver(EntityManager em, String id, String msgid, String consumer, long now, List<Change> changes) {
+        int n = em.createQuery("UPDATE ConsumerStateEntity c SET c.state = :ready, c.timeManagerInfo = NULL"
+                + " WHERE c.id = :id AND c.state = :waiting AND c.timeManagerInfo <= :now")
+                .setParameter("ready", ConsumerStates.READY).setParameter("id", id)
+                .setParameter("waiting", ConsumerStates.WAITING).setParameter("now", now).executeUpdate();
+        if (n == 0) {
+            return;
+        }
+        List<Object[]> rows = em.createQuery(ReadyEntries.SELECT + " WHERE m.msgid = :id AND m.state = :ready", Object[].class)
+                .setParameter("id", msgid).setParameter("ready", MessageState.READY.code()).getResultList();
+        if (rows.isEmpty()) {
+            return;
+        }
+        QueueRuntime q = engine.catalog().queue(ReadyEntries.queueId(rows.get(0)));
+        if (q != null) {
+            changes.add(new Change(q, null, q, List.of(ReadyEntries.entry(rows.get(0)).forConsumer(consumer,
+                    ReadyEntries.entry(rows.get(0)).expiresAt))));
+        }
+    }
+
+    /** Messages of multi-consumer queues that a consumer finished: done when nobody has them pending. */
+    private void completeMessages(EntityManager em, long now, List<Change> changes) {
+        List<String> msgids = new ArrayList<>();
+        for (String id; (id = completions.poll()) != null && msgids.size() < BATCH;) {
+            msgids.add(id);
+        }
+        for (String msgid : msgids) {
+            MessageEntity m = em.find(MessageEntity.class, msgid);
+            if (m == null || m.state != MessageState.READY.code()) {
+                continue;
+            }
+            long pending = em.createQuery("SELECT COUNT(c) FROM ConsumerStateEntity c WHERE c.msgid = :id"
+                    + " AND c.state IN (:ready, :waiting)", Long.class).setParameter("id", msgid)
+                    .setParameter("ready", ConsumerStates.READY).setParameter("waiting", ConsumerStates.WAITING)
+                    .getSingleResult();
+            if (pending > 0) {
+                continue;
+            }
+            QueueRuntime q = engine.catalog().queue(m.queueId);
+            long retention = q == null ? 0 : q.meta().retentionSeconds();
+            if (retention == 0) {
+                em.createQuery("DELETE FROM ConsumerStateEntity c WHERE c.msgid = :id").setParameter("id", msgid).executeUpdate();
+                em.remove(m);
+            } else {
+                m.state = MessageState.PROCESSED.code();
+                m.timeManagerInfo = retention < 0 ? null : now + retention * 1000;
+            }
+            changes.add(new Change(q, null, null, null));
+        }
+    }
+
+    /** A consumer removed its part of a multi-consumer message: look whether the message is done. */
+    public void checkCompletion(String msgid) {
+        completions.add(msgid);
+        wake();
+    }
+
     private long nextDueAfter(long now) {
-        Object min = connection.work(em -> em.createNativeQuery("SELECT MIN(TIME_MANAGER_INFO) FROM AQ_MESSAGE"
-                + " WHERE TIME_MANAGER_INFO > ?" + engine.store().dialect().dirtyReadSuffix())
-                .setParameter(1, now).getSingleResult());
+        String dirty = engine.store().dialect().dirtyReadSuffix();
+        Object[] mins = connection.work(em -> new Object[] {
+            em.createNativeQuery("SELECT MIN(TIME_MANAGER_INFO) FROM AQ_MESSAGE WHERE TIME_MANAGER_INFO > ?" + dirty)
+                    .setParameter(1, now).getSingleResult(),
+            em.createNativeQuery("SELECT MIN(TIME_MANAGER_INFO) FROM AQ_MESSAGE_CONSUMER WHERE TIME_MANAGER_INFO > ?" + dirty)
+                    .setParameter(1, now).getSingleResult()});
         connection.commit();
-        return min == null ? Long.MAX_VALUE : ((Number) min).longValue();
+        long next = Long.MAX_VALUE;
+        for (Object min : mins) {
+            if (min != null) {
+                next = Math.min(next, ((Number) min).longValue());
+            }
+        }
+        return completions.isEmpty() ? next : now;
     }
 
     @Override

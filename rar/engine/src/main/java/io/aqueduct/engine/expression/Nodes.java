@@ -1,0 +1,1180 @@
+package io.aqueduct.engine.expression;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathExpression;
+import org.w3c.dom.Document;
+import org.w3c.dom.NodeList;
+
+/** The node types of expression trees. */
+final class Nodes {
+    private Nodes() {
+    }
+
+    private static final Long ONE = 1L;
+    private static final Long ZERO = 0L;
+
+    // ================================================================== leaves
+
+    static final class Literal extends Node {
+        final Object value; // null, String, Long, BigDecimal, Boolean
+
+        Literal(int pos, Object value) {
+            super(pos);
+            this.value = value;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            return value;
+        }
+
+        @Override
+        Kind kind() {
+            if (value instanceof Boolean) {
+                return Kind.BOOLEAN;
+            }
+            if (value instanceof String) {
+                return Kind.STRING;
+            }
+            if (value instanceof Number) {
+                return Kind.NUMBER;
+            }
+            return Kind.ANY;
+        }
+
+        @Override
+        int precedence() {
+            return value instanceof Number n && Values.big(n).signum() < 0 ? P_UNARY : P_PRIMARY;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            if (value == null) {
+                sb.append("NULL");
+            } else if (value instanceof Boolean b) {
+                sb.append(b ? "TRUE" : "FALSE");
+            } else if (value instanceof String s) {
+                quote(sb, s);
+            } else {
+                sb.append(value);
+            }
+        }
+
+        static void quote(StringBuilder sb, String s) {
+            sb.append('\'');
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '\'') {
+                    sb.append('\'');
+                }
+                sb.append(c);
+            }
+            sb.append('\'');
+        }
+    }
+
+    /** The AQ message properties an expression can name. */
+    enum MessageProperty {
+        PRIORITY("priority", Node.Kind.NUMBER),
+        CORRID("corrid", Node.Kind.STRING),
+        ENQ_TIME("enq_time", Node.Kind.TIMESTAMP),
+        DELAY("delay", Node.Kind.NUMBER),
+        EXPIRATION("expiration", Node.Kind.NUMBER),
+        RETRY_COUNT("retry_count", Node.Kind.NUMBER),
+        SENDER_NAME("sender_name", Node.Kind.STRING),
+        MSGID("msgid", Node.Kind.STRING);
+
+        final String column;
+        final Node.Kind kind;
+
+        MessageProperty(String column, Node.Kind kind) {
+            this.column = column;
+            this.kind = kind;
+        }
+
+        static MessageProperty lookup(String name) {
+            for (MessageProperty p : values()) {
+                if (p.column.equalsIgnoreCase(name)) {
+                    return p;
+                }
+            }
+            return null;
+        }
+    }
+
+    static final class MessagePropertyRef extends Node {
+        final MessageProperty property;
+        final String display;
+
+        MessagePropertyRef(int pos, MessageProperty property, String display) {
+            super(pos);
+            this.property = property;
+            this.display = display;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            switch (property) {
+                case PRIORITY:
+                    return m.priority();
+                case CORRID:
+                    return m.correlation();
+                case ENQ_TIME:
+                    return m.enqueueTime();
+                case DELAY:
+                    return m.delay();
+                case EXPIRATION:
+                    return m.expiration();
+                case RETRY_COUNT:
+                    return m.retryCount();
+                case SENDER_NAME:
+                    return m.senderName();
+                default:
+                    return m.messageId();
+            }
+        }
+
+        @Override
+        Kind kind() {
+            return property.kind;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append(display);
+        }
+
+        @Override
+        void references(Set<String> out) {
+            out.add(property.column);
+        }
+    }
+
+    /** An unqualified name: a user property if the message has one, else a payload attribute. */
+    static final class NameRef extends Node {
+        final String name;
+        final String[] path;
+        final String display;
+
+        NameRef(int pos, String name, String display) {
+            super(pos);
+            this.name = name;
+            this.path = new String[] {name};
+            this.display = display;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            Object v = m.userProperty(name);
+            if (v != null) {
+                return Values.normalize(v);
+            }
+            Object root = Attributes.root(m.payload());
+            return root == null ? null : Attributes.resolve(root, path);
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.ANY;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append(display);
+        }
+
+        @Override
+        void references(Set<String> out) {
+            out.add(name);
+        }
+
+        @Override
+        boolean readsPayload() {
+            return true;
+        }
+    }
+
+    /** {@code tab.user_data}: the whole payload. */
+    static final class PayloadRoot extends Node {
+        final String display;
+
+        PayloadRoot(int pos, String display) {
+            super(pos);
+            this.display = display;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            return Attributes.payloadValue(m.payload());
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.ANY;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append(display);
+        }
+
+        @Override
+        void references(Set<String> out) {
+            out.add("user_data");
+        }
+
+        @Override
+        boolean readsPayload() {
+            return true;
+        }
+    }
+
+    /** {@code tab.user_data.customer.country}: a payload attribute path. */
+    static final class PayloadPath extends Node {
+        final String[] path;
+        final String display;
+
+        PayloadPath(int pos, String[] path, String display) {
+            super(pos);
+            this.path = path;
+            this.display = display;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            Object root = Attributes.root(m.payload());
+            return root == null ? null : Attributes.resolve(root, path);
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.ANY;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append(display);
+        }
+
+        @Override
+        void references(Set<String> out) {
+            out.add("user_data." + String.join(".", path));
+        }
+
+        @Override
+        boolean readsPayload() {
+            return true;
+        }
+    }
+
+    // ================================================================== logic
+
+    static final class Not extends Node {
+        final Node operand;
+
+        Not(int pos, Node operand) {
+            super(pos);
+            this.operand = operand;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            return Values.not(Values.asBoolean(operand.eval(m)));
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.BOOLEAN;
+        }
+
+        @Override
+        int precedence() {
+            return P_NOT;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append("NOT ");
+            print(sb, operand, P_NOT);
+        }
+
+        @Override
+        void references(Set<String> out) {
+            operand.references(out);
+        }
+
+        @Override
+        boolean readsPayload() {
+            return operand.readsPayload();
+        }
+    }
+
+    /** AND / OR over two or more operands, short-circuiting, three-valued. */
+    static final class Junction extends Node {
+        final boolean and;
+        final Node[] operands;
+
+        Junction(int pos, boolean and, Node[] operands) {
+            super(pos);
+            this.and = and;
+            this.operands = operands;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            boolean unknown = false;
+            for (Node n : operands) {
+                Boolean b = Values.asBoolean(n.eval(m));
+                if (b == null) {
+                    unknown = true;
+                } else if (b.booleanValue() != and) {
+                    return b; // FALSE decides an AND, TRUE decides an OR
+                }
+            }
+            return unknown ? null : Boolean.valueOf(and);
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.BOOLEAN;
+        }
+
+        @Override
+        int precedence() {
+            return and ? P_AND : P_OR;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            for (int i = 0; i < operands.length; i++) {
+                if (i > 0) {
+                    sb.append(and ? " AND " : " OR ");
+                }
+                print(sb, operands[i], and ? P_NOT : P_AND);
+            }
+        }
+
+        @Override
+        void references(Set<String> out) {
+            for (Node n : operands) {
+                n.references(out);
+            }
+        }
+
+        @Override
+        boolean readsPayload() {
+            for (Node n : operands) {
+                if (n.readsPayload()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    // ================================================================== predicates
+
+    enum Op {
+        EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">=");
+
+        final String symbol;
+
+        Op(String symbol) {
+            this.symbol = symbol;
+        }
+
+        static Op of(Token.Type t) {
+            switch (t) {
+                case EQ:
+                    return EQ;
+                case NE:
+                    return NE;
+                case LT:
+                    return LT;
+                case LE:
+                    return LE;
+                case GT:
+                    return GT;
+                default:
+                    return GE;
+            }
+        }
+
+        Boolean apply(int c) {
+            if (c == Values.UNKNOWN) {
+                return null;
+            }
+            if (c == Values.UNORDERED) {
+                return this == EQ ? Boolean.FALSE : this == NE ? Boolean.TRUE : null;
+            }
+            boolean r;
+            switch (this) {
+                case EQ:
+                    r = c == 0;
+                    break;
+                case NE:
+                    r = c != 0;
+                    break;
+                case LT:
+                    r = c < 0;
+                    break;
+                case LE:
+                    r = c <= 0;
+                    break;
+                case GT:
+                    r = c > 0;
+                    break;
+                default:
+                    r = c >= 0;
+                    break;
+            }
+            return r ? Boolean.TRUE : Boolean.FALSE;
+        }
+    }
+
+    /** Operands of predicates print at additive strength: a nested condition is parenthesized. */
+    abstract static class Predicate extends Node {
+        Predicate(int pos) {
+            super(pos);
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.BOOLEAN;
+        }
+
+        @Override
+        int precedence() {
+            return P_PREDICATE;
+        }
+
+        abstract Node[] children();
+
+        @Override
+        void references(Set<String> out) {
+            for (Node n : children()) {
+                if (n != null) {
+                    n.references(out);
+                }
+            }
+        }
+
+        @Override
+        boolean readsPayload() {
+            for (Node n : children()) {
+                if (n != null && n.readsPayload()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    static final class Comparison extends Predicate {
+        final Op op;
+        final Node left;
+        final Node right;
+        private final Values.Coercions leftAlt;
+        private final Values.Coercions rightAlt;
+
+        Comparison(int pos, Op op, Node left, Node right) {
+            super(pos);
+            this.op = op;
+            this.left = left;
+            this.right = right;
+            this.leftAlt = left instanceof Literal l ? Values.Coercions.of(l.value) : null;
+            this.rightAlt = right instanceof Literal l ? Values.Coercions.of(l.value) : null;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            Object a = left.eval(m);
+            if (a == null) {
+                return null;
+            }
+            return op.apply(Values.compare(a, right.eval(m), leftAlt, rightAlt));
+        }
+
+        @Override
+        Node[] children() {
+            return new Node[] {left, right};
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            print(sb, left, P_ADD);
+            sb.append(' ').append(op.symbol).append(' ');
+            print(sb, right, P_ADD);
+        }
+    }
+
+    static final class IsNull extends Predicate {
+        final Node operand;
+        final boolean negated;
+
+        IsNull(int pos, Node operand, boolean negated) {
+            super(pos);
+            this.operand = operand;
+            this.negated = negated;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            return (operand.eval(m) == null) != negated ? Boolean.TRUE : Boolean.FALSE;
+        }
+
+        @Override
+        Node[] children() {
+            return new Node[] {operand};
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            print(sb, operand, P_ADD);
+            sb.append(negated ? " IS NOT NULL" : " IS NULL");
+        }
+    }
+
+    static final class In extends Predicate {
+        final Node operand;
+        final Node[] items;
+        final boolean negated;
+        private final Values.Coercions[] alts;
+        /** When every item is a string literal: the strings, for a hash lookup. */
+        private final Set<String> strings;
+
+        In(int pos, Node operand, Node[] items, boolean negated) {
+            super(pos);
+            this.operand = operand;
+            this.items = items;
+            this.negated = negated;
+            this.alts = new Values.Coercions[items.length];
+            java.util.HashSet<String> set = new java.util.HashSet<>();
+            for (int i = 0; i < items.length; i++) {
+                if (items[i] instanceof Literal l) {
+                    alts[i] = Values.Coercions.of(l.value);
+                    if (l.value instanceof String s) {
+                        set.add(s);
+                        continue;
+                    }
+                }
+                set = null;
+                for (int k = i + 1; k < items.length; k++) {
+                    if (items[k] instanceof Literal l2) {
+                        alts[k] = Values.Coercions.of(l2.value);
+                    }
+                }
+                break;
+            }
+            this.strings = set == null ? null : Set.copyOf(set);
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            Object v = operand.eval(m);
+            if (v == null) {
+                return null;
+            }
+            Boolean found;
+            if (strings != null && v instanceof String s) {
+                found = strings.contains(s) ? Boolean.TRUE : Boolean.FALSE;
+            } else {
+                found = Boolean.FALSE;
+                for (int i = 0; i < items.length; i++) {
+                    int c = Values.compare(v, items[i].eval(m), null, alts[i]);
+                    if (c == 0) {
+                        found = Boolean.TRUE;
+                        break;
+                    }
+                    if (c == Values.UNKNOWN) {
+                        found = null;
+                    }
+                }
+            }
+            return negated ? Values.not(found) : found;
+        }
+
+        @Override
+        Node[] children() {
+            Node[] all = new Node[items.length + 1];
+            all[0] = operand;
+            System.arraycopy(items, 0, all, 1, items.length);
+            return all;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            print(sb, operand, P_ADD);
+            sb.append(negated ? " NOT IN (" : " IN (");
+            for (int i = 0; i < items.length; i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                print(sb, items[i], P_ADD);
+            }
+            sb.append(')');
+        }
+    }
+
+    static final class Between extends Predicate {
+        final Node operand;
+        final Node low;
+        final Node high;
+        final boolean negated;
+        private final Values.Coercions lowAlt;
+        private final Values.Coercions highAlt;
+
+        Between(int pos, Node operand, Node low, Node high, boolean negated) {
+            super(pos);
+            this.operand = operand;
+            this.low = low;
+            this.high = high;
+            this.negated = negated;
+            this.lowAlt = low instanceof Literal l ? Values.Coercions.of(l.value) : null;
+            this.highAlt = high instanceof Literal l ? Values.Coercions.of(l.value) : null;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            Object v = operand.eval(m);
+            if (v == null) {
+                return null;
+            }
+            Boolean ge = Op.GE.apply(Values.compare(v, low.eval(m), null, lowAlt));
+            Boolean le = Op.LE.apply(Values.compare(v, high.eval(m), null, highAlt));
+            Boolean r = Values.and(ge, le);
+            return negated ? Values.not(r) : r;
+        }
+
+        @Override
+        Node[] children() {
+            return new Node[] {operand, low, high};
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            print(sb, operand, P_ADD);
+            sb.append(negated ? " NOT BETWEEN " : " BETWEEN ");
+            print(sb, low, P_ADD);
+            sb.append(" AND ");
+            print(sb, high, P_ADD);
+        }
+    }
+
+    static final class Like extends Predicate {
+        final Node operand;
+        final Node pattern;
+        final Node escape;
+        final boolean negated;
+        /** Compiled at parse time when pattern and escape are literals. */
+        private final LikePattern compiled;
+
+        Like(int pos, Node operand, Node pattern, Node escape, boolean negated, LikePattern compiled) {
+            super(pos);
+            this.operand = operand;
+            this.pattern = pattern;
+            this.escape = escape;
+            this.negated = negated;
+            this.compiled = compiled;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            String s = Values.asString(operand.eval(m));
+            if (s == null) {
+                return null;
+            }
+            LikePattern p = compiled;
+            if (p == null) {
+                String pat = Values.asString(pattern.eval(m));
+                if (pat == null) {
+                    return null;
+                }
+                String esc = null;
+                if (escape != null) {
+                    esc = Values.asString(escape.eval(m));
+                    if (esc == null) {
+                        return null;
+                    }
+                }
+                try {
+                    p = LikePattern.compile(pat, esc);
+                } catch (IllegalArgumentException e) {
+                    return null;
+                }
+            }
+            return p.matches(s) != negated ? Boolean.TRUE : Boolean.FALSE;
+        }
+
+        @Override
+        Node[] children() {
+            return new Node[] {operand, pattern, escape};
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            print(sb, operand, P_ADD);
+            sb.append(negated ? " NOT LIKE " : " LIKE ");
+            print(sb, pattern, P_ADD);
+            if (escape != null) {
+                sb.append(" ESCAPE ");
+                print(sb, escape, P_ADD);
+            }
+        }
+    }
+
+    // ================================================================== arithmetic
+
+    /** A left-associative chain of + - || (additive level) or * / (multiplicative level). */
+    static final class Chain extends Node {
+        static final char CONCAT = '|';
+        final Node[] operands;
+        final char[] ops;
+        final int level;
+
+        Chain(int pos, Node[] operands, char[] ops, int level) {
+            super(pos);
+            this.operands = operands;
+            this.ops = ops;
+            this.level = level;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            Object acc = operands[0].eval(m);
+            for (int i = 0; i < ops.length; i++) {
+                Object v = operands[i + 1].eval(m);
+                acc = ops[i] == CONCAT ? concat(acc, v) : Values.arithmetic(ops[i], acc, v);
+            }
+            return acc;
+        }
+
+        /** SQL ||: NULL counts as the empty string; NULL only when both are NULL. */
+        private static Object concat(Object a, Object b) {
+            if (a == null && b == null) {
+                return null;
+            }
+            String x = a == null ? "" : Values.asString(a);
+            String y = b == null ? "" : Values.asString(b);
+            return x == null || y == null ? null : x.concat(y);
+        }
+
+        @Override
+        Kind kind() {
+            return ops[ops.length - 1] == CONCAT ? Kind.STRING : Kind.NUMBER;
+        }
+
+        @Override
+        int precedence() {
+            return level;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            print(sb, operands[0], level);
+            for (int i = 0; i < ops.length; i++) {
+                sb.append(' ').append(ops[i] == CONCAT ? "||" : String.valueOf(ops[i])).append(' ');
+                print(sb, operands[i + 1], level + 1);
+            }
+        }
+
+        @Override
+        void references(Set<String> out) {
+            for (Node n : operands) {
+                n.references(out);
+            }
+        }
+
+        @Override
+        boolean readsPayload() {
+            for (Node n : operands) {
+                if (n.readsPayload()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    static final class Negate extends Node {
+        final Node operand;
+
+        Negate(int pos, Node operand) {
+            super(pos);
+            this.operand = operand;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            return Values.negate(operand.eval(m));
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.NUMBER;
+        }
+
+        @Override
+        int precedence() {
+            return P_UNARY;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append('-');
+            int at = sb.length();
+            print(sb, operand, P_UNARY);
+            if (at < sb.length() && sb.charAt(at) == '-') {
+                sb.insert(at, ' '); // "- -x", never the comment "--"
+            }
+        }
+
+        @Override
+        void references(Set<String> out) {
+            operand.references(out);
+        }
+
+        @Override
+        boolean readsPayload() {
+            return operand.readsPayload();
+        }
+    }
+
+    // ================================================================== functions
+
+    enum Function {
+        UPPER(1, 1, Node.Kind.STRING),
+        LOWER(1, 1, Node.Kind.STRING),
+        LENGTH(1, 1, Node.Kind.NUMBER),
+        SUBSTR(2, 3, Node.Kind.STRING),
+        TRIM(1, 1, Node.Kind.STRING),
+        NVL(2, 2, Node.Kind.ANY),
+        ABS(1, 1, Node.Kind.NUMBER);
+
+        final int minArgs;
+        final int maxArgs;
+        final Node.Kind kind;
+
+        Function(int minArgs, int maxArgs, Node.Kind kind) {
+            this.minArgs = minArgs;
+            this.maxArgs = maxArgs;
+            this.kind = kind;
+        }
+
+        static Function lookup(String name) {
+            for (Function f : values()) {
+                if (f.name().equalsIgnoreCase(name)) {
+                    return f;
+                }
+            }
+            return null;
+        }
+    }
+
+    abstract static class Call extends Node {
+        final Node[] args;
+
+        Call(int pos, Node[] args) {
+            super(pos);
+            this.args = args;
+        }
+
+        @Override
+        void references(Set<String> out) {
+            for (Node n : args) {
+                n.references(out);
+            }
+        }
+
+        @Override
+        boolean readsPayload() {
+            for (Node n : args) {
+                if (n.readsPayload()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    static final class FunctionCall extends Call {
+        final Function function;
+
+        FunctionCall(int pos, Function function, Node[] args) {
+            super(pos, args);
+            this.function = function;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            Object a = args[0].eval(m);
+            switch (function) {
+                case UPPER: {
+                    String s = Values.asString(a);
+                    return s == null ? null : s.toUpperCase(Locale.ROOT);
+                }
+                case LOWER: {
+                    String s = Values.asString(a);
+                    return s == null ? null : s.toLowerCase(Locale.ROOT);
+                }
+                case LENGTH: {
+                    String s = Values.asString(a);
+                    return s == null ? null : Long.valueOf(s.length());
+                }
+                case TRIM: {
+                    String s = Values.asString(a);
+                    return s == null ? null : s.strip();
+                }
+                case NVL:
+                    return a != null ? a : args[1].eval(m);
+                case ABS:
+                    return abs(Values.asNumber(a));
+                default:
+                    return substr(m, Values.asString(a));
+            }
+        }
+
+        private static Number abs(Number n) {
+            if (n == null) {
+                return null;
+            }
+            if (Values.isIntegral(n)) {
+                long l = n.longValue();
+                return l == Long.MIN_VALUE ? BigDecimal.valueOf(l).negate() : Long.valueOf(Math.abs(l));
+            }
+            if (n instanceof Double || n instanceof Float) {
+                return Math.abs(n.doubleValue());
+            }
+            BigDecimal bd = Values.big(n);
+            return bd == null ? null : bd.abs();
+        }
+
+        /** Oracle SUBSTR: 1-based, 0 counts as 1, negative counts from the end; NULL when out of range. */
+        private Object substr(MessageView m, String s) {
+            if (s == null) {
+                return null;
+            }
+            Number p = Values.asNumber(args[1].eval(m));
+            if (p == null) {
+                return null;
+            }
+            long pos = p.longValue();
+            int n = s.length();
+            long start = pos > 0 ? pos - 1 : pos == 0 ? 0 : n + pos;
+            if (start < 0 || start >= n) {
+                return null;
+            }
+            long end = n;
+            if (args.length > 2) {
+                Number l = Values.asNumber(args[2].eval(m));
+                if (l == null || l.longValue() < 1) {
+                    return null;
+                }
+                end = Math.min(n, start + l.longValue());
+            }
+            return s.substring((int) start, (int) end);
+        }
+
+        @Override
+        Kind kind() {
+            return function.kind;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append(function.name()).append('(');
+            for (int i = 0; i < args.length; i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                args[i].print(sb);
+            }
+            sb.append(')');
+        }
+    }
+
+    enum XPathFunction {
+        EXTRACT("extract", Node.Kind.XML),
+        EXISTS_NODE("existsNode", Node.Kind.NUMBER),
+        EXTRACT_VALUE("extractValue", Node.Kind.STRING);
+
+        final String spelling;
+        final Node.Kind kind;
+
+        XPathFunction(String spelling, Node.Kind kind) {
+            this.spelling = spelling;
+            this.kind = kind;
+        }
+
+        static XPathFunction lookup(String name) {
+            for (XPathFunction f : values()) {
+                if (f.spelling.equalsIgnoreCase(name)) {
+                    return f;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * {@code extract(xml, xpath)}, {@code existsNode(xml, xpath)}, {@code extractValue(xml, xpath)}
+     * and their method forms {@code xml.extract(xpath)}. Not XML (or not well-formed): NULL.
+     */
+    static final class XPathCall extends Call {
+        final XPathFunction function;
+        final boolean methodForm;
+        private final CompiledXPath compiled;
+
+        XPathCall(int pos, XPathFunction function, Node target, Node xpath, CompiledXPath compiled, boolean methodForm) {
+            super(pos, new Node[] {target, xpath});
+            this.function = function;
+            this.compiled = compiled;
+            this.methodForm = methodForm;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            Object context = context(m);
+            if (context == null) {
+                return null;
+            }
+            try {
+                XPathExpression expr;
+                if (compiled != null) {
+                    expr = compiled.get();
+                } else {
+                    String text = Values.asString(args[1].eval(m));
+                    if (text == null) {
+                        return null;
+                    }
+                    expr = XmlSupport.compile(text);
+                }
+                List<org.w3c.dom.Node> found = new ArrayList<>(2);
+                if (context instanceof XmlFragment x) {
+                    for (org.w3c.dom.Node n : x.nodes) {
+                        collect(expr, n, found);
+                    }
+                } else {
+                    collect(expr, (org.w3c.dom.Node) context, found);
+                }
+                switch (function) {
+                    case EXISTS_NODE:
+                        return found.isEmpty() ? ZERO : ONE;
+                    case EXTRACT:
+                        return found.isEmpty() ? null : new XmlFragment(found);
+                    default:
+                        return found.isEmpty() ? null : found.get(0).getTextContent();
+                }
+            } catch (javax.xml.xpath.XPathExpressionException | RuntimeException e) {
+                return null; // an XPath that does not give nodes for this document
+            }
+        }
+
+        private static void collect(XPathExpression expr, org.w3c.dom.Node context, List<org.w3c.dom.Node> out)
+                throws javax.xml.xpath.XPathExpressionException {
+            NodeList nl = (NodeList) expr.evaluate(context, XPathConstants.NODESET);
+            for (int i = 0, n = nl.getLength(); i < n; i++) {
+                out.add(nl.item(i));
+            }
+        }
+
+        /** The XML to search: the payload document, a fragment, a DOM node or XML text. */
+        private Object context(MessageView m) {
+            Node target = args[0];
+            if (target instanceof PayloadRoot) {
+                PayloadView p = m.payload();
+                if (p.type() == io.aqueduct.api.PayloadType.XML) {
+                    return p.xml();
+                }
+            }
+            Object v = target.eval(m);
+            if (v instanceof XmlFragment || v instanceof org.w3c.dom.Node) {
+                return v;
+            }
+            if (v instanceof String s) {
+                Document d = XmlSupport.parse(s);
+                return d;
+            }
+            return null;
+        }
+
+        @Override
+        Kind kind() {
+            return function.kind;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            if (methodForm) {
+                print(sb, args[0], P_PRIMARY);
+                sb.append('.').append(function.spelling).append('(');
+                args[1].print(sb);
+                sb.append(')');
+            } else {
+                sb.append(function.spelling).append('(');
+                args[0].print(sb);
+                sb.append(", ");
+                args[1].print(sb);
+                sb.append(')');
+            }
+        }
+    }
+
+    enum XmlMethod {
+        GET_STRING_VAL("getStringVal", Node.Kind.STRING),
+        GET_CLOB_VAL("getClobVal", Node.Kind.STRING),
+        GET_NUMBER_VAL("getNumberVal", Node.Kind.NUMBER);
+
+        final String spelling;
+        final Node.Kind kind;
+
+        XmlMethod(String spelling, Node.Kind kind) {
+            this.spelling = spelling;
+            this.kind = kind;
+        }
+
+        static XmlMethod lookup(String name) {
+            for (XmlMethod x : values()) {
+                if (x.spelling.equalsIgnoreCase(name)) {
+                    return x;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** {@code .getStringVal()}, {@code .getClobVal()}, {@code .getNumberVal()} on an XMLType value. */
+    static final class XmlMethodCall extends Call {
+        final XmlMethod method;
+
+        XmlMethodCall(int pos, XmlMethod method, Node target) {
+            super(pos, new Node[] {target});
+            this.method = method;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            String s = Values.asString(args[0].eval(m));
+            if (s == null) {
+                return null;
+            }
+            return method == XmlMethod.GET_NUMBER_VAL ? Values.parseNumber(s) : s;
+        }
+
+        @Override
+        Kind kind() {
+            return method.kind;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            print(sb, args[0], P_PRIMARY);
+            sb.append('.').append(method.spelling).append("()");
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.aqueduct.engine.queue;
+
+import io.aqueduct.api.Agent;
+import io.aqueduct.api.SubscriberInfo;
+import io.aqueduct.engine.expression.Expression;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * A consumer of a multi-consumer queue: a subscriber (with its rule) or a recipient named at
+ * enqueue. {@link #key} is what tells two consumers apart: the upper-case name for a local consumer,
+ * with the address and protocol for a remote one.
+ */
+public record Subscriber(String key, Agent agent, Expression rule) {
+
+    public static Subscriber of(Agent agent, Expression rule) {
+        return new Subscriber(keyOf(agent), agent, rule);
+    }
+
+    /** Local consumers (no address) dequeue by name; remote ones are served by propagation. */
+    public boolean local() {
+        return agent.address() == null;
+    }
+
+    public SubscriberInfo info() {
+        return new SubscriberInfo(agent, rule == null ? null : rule.text());
+    }
+
+    public static String keyOf(Agent agent) {
+        String name = agent.name() == null ? "" : agent.name().toUpperCase(Locale.ROOT);
+        if (agent.address() == null) {
+            return name;
+        }
+        // a fixed-size key for any address: the name, a digest of the address, the protocol
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(agent.address().getBytes(StandardCharsets.UTF_8));
+            return name + "@" + HexFormat.of().formatHex(digest, 0, 20) + "#" + agent.protocol();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The key of a local consumer named {@code consumerName} (a dequeue's consumer name). */
+    public static String localKey(String consumerName) {
+        return consumerName.toUpperCase(Locale.ROOT);
+    }
+}
