@@ -1,7 +1,6 @@
 package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.function.Executable;
 
 /** Waiting for messages: NO_WAIT, a wait of n seconds on the engine's clock, FOREVER; array dequeue. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -68,22 +66,12 @@ class BlockingDequeueTest extends EngineFixture {
             while (System.nanoTime() < deadline) {
                 assertThat(thread.isAlive()).as("the dequeue should be blocked; it ended with %s / %s", result.get(),
                         failure.get()).isTrue();
-                Thread.State st = thread.getState();
-                if ((st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING) && parkedOnCondition()) {
+                if (Blocking.parkedOnCondition(thread)) {
                     return;
                 }
                 thread.join(5);
             }
             throw new AssertionError("the dequeue thread never blocked; state " + thread.getState());
-        }
-
-        private boolean parkedOnCondition() {
-            for (StackTraceElement e : thread.getStackTrace()) {
-                if (e.getClassName().contains("ConditionObject") && e.getMethodName().startsWith("await")) {
-                    return true;
-                }
-            }
-            return false;
         }
 
         /** Asserts the thread is still blocked: woken (or not), it went back to waiting without a result. */
@@ -138,17 +126,8 @@ class BlockingDequeueTest extends EngineFixture {
         }
     }
 
-    private static DequeueOptions noWait() {
-        return DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
-    }
-
     private static DequeueOptions waiting(long seconds) {
         return DequeueOptions.create().waitSeconds(seconds);
-    }
-
-    private static void assertAqError(int code, Executable call) {
-        assertThatThrownBy(call::execute).isInstanceOfSatisfying(AqException.class,
-                e -> assertThat(e.errorCode()).as("AQ error code of: %s", e.getMessage()).isEqualTo(code));
     }
 
     private MessageId enqueueCommitted(String text) {
@@ -163,9 +142,9 @@ class BlockingDequeueTest extends EngineFixture {
     @Test
     void no_wait_on_an_empty_queue_fails_at_once_with_25228() {
         QueueSession s = session();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().mode(DequeueMode.BROWSE)));
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().mode(DequeueMode.LOCKED)));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().mode(DequeueMode.BROWSE)));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().mode(DequeueMode.LOCKED)));
     }
 
     @Test
@@ -179,7 +158,7 @@ class BlockingDequeueTest extends EngineFixture {
     @Test
     void a_negative_wait_other_than_forever_is_refused() {
         QueueSession s = session();
-        assertAqError(AqError.INVALID_VALUE, () -> s.dequeue("Q", waiting(-2)));
+        expectError(AqError.INVALID_VALUE, () -> s.dequeue("Q", waiting(-2)));
     }
 
     // ------------------------------------------------------------------ wait n seconds

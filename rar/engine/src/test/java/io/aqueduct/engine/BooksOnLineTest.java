@@ -1,32 +1,21 @@
 package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.aqueduct.api.AqError;
-import io.aqueduct.api.AqException;
 import io.aqueduct.api.DequeueMode;
-import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.MessageId;
 import io.aqueduct.api.MessageProperties;
 import io.aqueduct.api.MessageState;
-import io.aqueduct.api.Navigation;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.QueueType;
 import io.aqueduct.api.SortOrder;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,8 +27,6 @@ import org.junit.jupiter.api.Test;
 class BooksOnLineTest extends EngineFixture {
     private static final long HOUR = 3600;
     private static final long DAY = 24 * HOUR;
-    private static final DequeueOptions NO_WAIT = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
-    private static final DequeueOptions FIRST_NO_WAIT = NO_WAIT.copy().navigation(Navigation.FIRST_MESSAGE);
 
     @Test
     void booked_orders_are_shipped_FedEx_first_then_priority_air_then_regular_ground() {
@@ -183,29 +170,5 @@ class BooksOnLineTest extends EngineFixture {
         shipping.commit();
         assertThat(unfilled.id()).isEqualTo(id);
         assertThat(unfilled.properties().attempts()).isEqualTo(5);
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    private static void assertNoMessage(QueueSession s, String queue) {
-        assertThatThrownBy(() -> s.dequeue(queue, FIRST_NO_WAIT)).isInstanceOfSatisfying(AqException.class,
-                e -> assertThat(e.errorCode()).isEqualTo(AqError.NO_MESSAGE));
-    }
-
-    private Map<String, Object> viewRow(String queueTable, MessageId id) throws SQLException {
-        try (Connection c = sql(); PreparedStatement ps = c.prepareStatement(
-                "SELECT QUEUE, MSG_STATE, RETRY_COUNT, DELAY, EXPIRATION FROM APP.\"AQ$" + queueTable + "\" WHERE MSG_ID = ?")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                assertThat(rs.next()).as("message %s in the AQ$%s view", id, queueTable).isTrue();
-                Map<String, Object> row = new HashMap<>();
-                ResultSetMetaData md = rs.getMetaData();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    Object v = rs.getObject(i);
-                    row.put(md.getColumnName(i), v instanceof String str ? str.trim() : v);
-                }
-                return row;
-            }
-        }
     }
 }

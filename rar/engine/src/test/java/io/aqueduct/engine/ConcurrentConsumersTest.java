@@ -13,9 +13,6 @@ import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -96,7 +93,7 @@ class ConcurrentConsumersTest extends EngineFixture {
         assertThat(all).as("no message received twice").doesNotHaveDuplicates();
         assertThat(new HashSet<>(all)).as("every message received").isEqualTo(enqueued);
         assertThat(perConsumer).as("the consumers shared the work").allSatisfy(n -> assertThat(n).isPositive());
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -143,7 +140,7 @@ class ConcurrentConsumersTest extends EngineFixture {
         assertThat(enqueued).hasSize(2 * perProducer);
         assertThat(all).doesNotHaveDuplicates();
         assertThat(new HashSet<>(all)).isEqualTo(enqueued);
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -200,7 +197,7 @@ class ConcurrentConsumersTest extends EngineFixture {
         assertThat(all).doesNotHaveDuplicates();
         assertThat(new HashSet<>(all)).isEqualTo(enqueued);
         assertThat(rolledBack.get()).isEqualTo((total + 6) / 7);
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     // ------------------------------------------------------------------ helpers
@@ -253,12 +250,5 @@ class ConcurrentConsumersTest extends EngineFixture {
                 }
             }
         };
-    }
-
-    private int viewCount() throws SQLException {
-        try (Connection c = sql(); ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM APP.\"AQ$" + QT + "\"")) {
-            rs.next();
-            return rs.getInt(1);
-        }
     }
 }

@@ -20,14 +20,11 @@ import io.aqueduct.api.QueueType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +40,6 @@ class DelayAndExpirationTest extends EngineFixture {
     private static final String Q = "ORDERS_Q";
     private static final String QT = "ORDERS_QT";
     private static final String EXCEPTION_Q = "AQ$_ORDERS_QT_E";
-    private static final DequeueOptions NO_WAIT = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
 
     private Instant start;
 
@@ -61,7 +57,7 @@ class DelayAndExpirationTest extends EngineFixture {
         MessageId id = s.enqueue(Q, Message.of("deferred", MessageProperties.create().delay(30)));
         s.commit();
 
-        Map<String, Object> row = viewRow(id);
+        Map<String, Object> row = viewRow(QT, id);
         assertThat(row.get("MSG_STATE")).isEqualTo("WAITING");
         assertThat(timestamp(row, "DELAY")).isEqualTo(utc(start.plusSeconds(30)));
         assertThat(timestamp(row, "ENQ_TIME")).isEqualTo(utc(start));
@@ -69,17 +65,17 @@ class DelayAndExpirationTest extends EngineFixture {
 
         clock.advanceSeconds(29);
         engine.timeManager().runDue();
-        assertThat(viewRow(id).get("MSG_STATE")).isEqualTo("WAITING");
+        assertThat(viewRow(QT, id).get("MSG_STATE")).isEqualTo("WAITING");
         assertNoMessage(s, Q);
 
         clock.advanceSeconds(1);
         engine.timeManager().runDue();
-        assertThat(viewRow(id).get("MSG_STATE")).isEqualTo("READY");
+        assertThat(viewRow(QT, id).get("MSG_STATE")).isEqualTo("READY");
         Message m = s.dequeue(Q, NO_WAIT);
         s.commit();
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.text()).isEqualTo("deferred");
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -115,7 +111,7 @@ class DelayAndExpirationTest extends EngineFixture {
         Message m = blocked.get(10, TimeUnit.SECONDS);
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.text()).isEqualTo("deferred");
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -147,12 +143,12 @@ class DelayAndExpirationTest extends EngineFixture {
 
         clock.advanceSeconds(14);
         engine.timeManager().runDue();
-        assertThat(viewRow(id).get("MSG_STATE")).isEqualTo("READY");
+        assertThat(viewRow(QT, id).get("MSG_STATE")).isEqualTo("READY");
         Message m = s.dequeue(Q, NO_WAIT);
         s.commit();
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.properties().expiration()).isEqualTo(5);
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -164,13 +160,13 @@ class DelayAndExpirationTest extends EngineFixture {
 
         clock.advanceSeconds(10);
         engine.timeManager().runDue();
-        assertThat(viewRow(id).get("MSG_STATE")).isEqualTo("READY");
+        assertThat(viewRow(QT, id).get("MSG_STATE")).isEqualTo("READY");
 
         clock.advanceSeconds(6); // t = 16: READY since t = 10, expired at t = 15
         assertNoMessage(s, Q); // expired, whether or not the time manager has moved it yet
         engine.timeManager().runDue();
 
-        Map<String, Object> row = viewRow(id);
+        Map<String, Object> row = viewRow(QT, id);
         assertThat(row.get("MSG_STATE")).isEqualTo("EXPIRED");
         assertThat(row.get("QUEUE")).isEqualTo(EXCEPTION_Q);
         assertNoMessage(s, Q);
@@ -183,7 +179,7 @@ class DelayAndExpirationTest extends EngineFixture {
         s.commit();
         clock.advanceSeconds(6);
         engine.timeManager().runDue();
-        assertThat(viewRow(id)).containsEntry("QUEUE", EXCEPTION_Q).containsEntry("MSG_STATE", "EXPIRED");
+        assertThat(viewRow(QT, id)).containsEntry("QUEUE", EXCEPTION_Q).containsEntry("MSG_STATE", "EXPIRED");
 
         // an exception queue is not enabled for dequeue until it is started
         assertThatThrownBy(() -> s.dequeue(EXCEPTION_Q, NO_WAIT)).isInstanceOfSatisfying(AqException.class,
@@ -198,7 +194,7 @@ class DelayAndExpirationTest extends EngineFixture {
 
         assertNoMessage(s, EXCEPTION_Q);
         assertNoMessage(session(), EXCEPTION_Q);
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -212,7 +208,7 @@ class DelayAndExpirationTest extends EngineFixture {
         clock.advanceSeconds(6);
         engine.timeManager().runDue();
 
-        Map<String, Object> row = viewRow(id);
+        Map<String, Object> row = viewRow(QT, id);
         assertThat(row.get("QUEUE")).isEqualTo("BACKORDER_EXCP");
         assertThat(row.get("MSG_STATE")).isEqualTo("EXPIRED");
         assertThat(row.get("EXCEPTION_QUEUE")).isEqualTo("BACKORDER_EXCP");
@@ -238,7 +234,7 @@ class DelayAndExpirationTest extends EngineFixture {
         Message m = blocked.get(10, TimeUnit.SECONDS);
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.properties().state()).isEqualTo(MessageState.EXPIRED);
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -254,57 +250,13 @@ class DelayAndExpirationTest extends EngineFixture {
         holder.commit(); // releases the lock on an expired message
         engine.timeManager().runDue();
 
-        Map<String, Object> row = viewRow(id);
+        Map<String, Object> row = viewRow(QT, id);
         assertThat(row.get("QUEUE")).isEqualTo(EXCEPTION_Q);
         assertThat(row.get("MSG_STATE")).isEqualTo("EXPIRED");
         assertNoMessage(s, Q);
     }
 
     // ------------------------------------------------------------------ helpers
-
-    private FutureTask<Message> blockedDequeue(String queue, DequeueOptions options) {
-        FutureTask<Message> task = new FutureTask<>(() -> {
-            try (QueueSession own = engine.openSession()) {
-                Message m = own.dequeue(queue, options);
-                own.commit();
-                return m;
-            }
-        });
-        Thread t = new Thread(task, "blocked-dequeuer");
-        t.setDaemon(true);
-        t.start();
-        awaitBlocked(t, task);
-        runners.put(task, t);
-        return task;
-    }
-
-    private final Map<FutureTask<?>, Thread> runners = new HashMap<>();
-
-    private void awaitBlockedInDequeue(FutureTask<?> task) {
-        awaitBlocked(runners.get(task), task);
-    }
-
-    /** Spins until the thread waits on a condition (a dequeue waiting for a message), at most 10 s. */
-    static void awaitBlocked(Thread t, FutureTask<?> task) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            if (task.isDone()) {
-                return; // the caller's assertions tell what it returned
-            }
-            Thread.State state = t.getState();
-            if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) && Arrays.stream(t.getStackTrace())
-                    .anyMatch(f -> f.getClassName().contains("ConditionObject") && f.getMethodName().startsWith("await"))) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        fail("The dequeuer did not start waiting within 10 s");
-    }
-
-    private static void assertNoMessage(QueueSession s, String queue) {
-        assertThatThrownBy(() -> s.dequeue(queue, NO_WAIT.copy().navigation(io.aqueduct.api.Navigation.FIRST_MESSAGE)))
-                .isInstanceOfSatisfying(AqException.class, e -> assertThat(e.errorCode()).isEqualTo(AqError.NO_MESSAGE));
-    }
 
     private static LocalDateTime utc(Instant i) {
         return LocalDateTime.ofInstant(i, ZoneOffset.UTC);
@@ -322,31 +274,6 @@ class DelayAndExpirationTest extends EngineFixture {
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
             }
-        }
-    }
-
-    private Map<String, Object> viewRow(MessageId id) throws SQLException {
-        try (Connection c = sql(); PreparedStatement ps = c.prepareStatement(
-                "SELECT QUEUE, MSG_ID, MSG_STATE, DELAY, EXPIRATION, ENQ_TIME, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID,"
-                        + " RETRY_COUNT, EXCEPTION_QUEUE_OWNER, EXCEPTION_QUEUE FROM APP.\"AQ$" + QT + "\" WHERE MSG_ID = ?")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                assertThat(rs.next()).as("message %s in the AQ$%s view", id, QT).isTrue();
-                Map<String, Object> row = new HashMap<>();
-                ResultSetMetaData md = rs.getMetaData();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    Object v = rs.getObject(i);
-                    row.put(md.getColumnName(i), v instanceof String str ? str.trim() : v);
-                }
-                return row;
-            }
-        }
-    }
-
-    private int viewCount() throws SQLException {
-        try (Connection c = sql(); ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM APP.\"AQ$" + QT + "\"")) {
-            rs.next();
-            return rs.getInt(1);
         }
     }
 }

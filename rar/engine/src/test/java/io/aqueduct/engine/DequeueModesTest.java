@@ -1,7 +1,6 @@
 package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
@@ -16,9 +15,6 @@ import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
 import java.io.Serializable;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.ZoneOffset;
@@ -28,6 +24,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,7 +32,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.function.Executable;
 
 /** BROWSE, LOCKED, REMOVE and REMOVE_NODATA, alone and between concurrent sessions. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -49,14 +45,14 @@ class DequeueModesTest extends EngineFixture {
         return DequeueOptions.create().mode(mode).waitSeconds(DequeueOptions.NO_WAIT);
     }
 
-    private static void assertAqError(int code, Executable call) {
-        assertThatThrownBy(call::execute).isInstanceOfSatisfying(AqException.class,
-                e -> assertThat(e.errorCode()).as("AQ error code of: %s", e.getMessage()).isEqualTo(code));
-    }
-
     private void textQueue(long retentionSeconds) {
         startedQueue("Q", "QT", QueueTableProperties.create().payloadType(PayloadType.TEXT),
                 QueueProperties.create().retention(retentionSeconds));
+    }
+
+    /** The AQ$QT row of a message as column → value; empty when the view has no row for it. */
+    private Map<String, Object> row(MessageId id) throws SQLException {
+        return Objects.requireNonNullElse(viewRowOrNull("QT", id), Map.of());
     }
 
     private List<MessageId> enqueueCommitted(String... texts) {
@@ -67,23 +63,6 @@ class DequeueModesTest extends EngineFixture {
         }
         s.commit();
         return ids;
-    }
-
-    /** The AQ$QT row of a message as column → value; empty when the view has no row for it. */
-    private Map<String, Object> row(MessageId id) throws SQLException {
-        try (Connection c = sql(); PreparedStatement ps = c.prepareStatement("SELECT MSG_STATE, RETRY_COUNT, DEQ_TIME,"
-                + " DEQ_USER_ID, DEQ_TXN_ID, ENQ_TXN_ID FROM \"AQ$QT\" WHERE MSG_ID = ?")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                if (rs.next()) {
-                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                        row.put(rs.getMetaData().getColumnName(i), rs.getObject(i));
-                    }
-                }
-                return row;
-            }
-        }
     }
 
     // ------------------------------------------------------------------ BROWSE
@@ -103,7 +82,7 @@ class DequeueModesTest extends EngineFixture {
         Message removed = consumer.dequeue("Q", noWait(DequeueMode.REMOVE));
         consumer.commit();
         assertThat(removed.id()).isEqualTo(id);
-        assertAqError(AqError.NO_MESSAGE,
+        expectError(AqError.NO_MESSAGE,
                 () -> browser.dequeue("Q", noWait(DequeueMode.BROWSE).navigation(Navigation.FIRST_MESSAGE)));
     }
 
@@ -127,7 +106,7 @@ class DequeueModesTest extends EngineFixture {
         assertThat(s.dequeue("Q", noWait(DequeueMode.BROWSE)).id()).isEqualTo(id);
         assertThat(s.dequeue("Q", noWait(DequeueMode.REMOVE).messageId(id)).id()).isEqualTo(id);
         s.commit();
-        assertAqError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.REMOVE)));
+        expectError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.REMOVE)));
     }
 
     // ------------------------------------------------------------------ LOCKED
@@ -143,8 +122,8 @@ class DequeueModesTest extends EngineFixture {
         assertThat(locked.id()).isEqualTo(id);
         assertThat(locked.text()).isEqualTo("order 1001");
 
-        assertAqError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
-        assertAqError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.LOCKED)));
+        expectError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
+        expectError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.LOCKED)));
 
         locker.commit();
         assertThat(row(id)).containsEntry("MSG_STATE", "READY");
@@ -162,7 +141,7 @@ class DequeueModesTest extends EngineFixture {
         QueueSession other = session();
 
         assertThat(locker.dequeue("Q", noWait(DequeueMode.LOCKED)).id()).isEqualTo(id);
-        assertAqError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
+        expectError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
         locker.rollback();
 
         assertThat(row(id)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 0);
@@ -205,7 +184,7 @@ class DequeueModesTest extends EngineFixture {
         QueueSession locker = session();
         QueueSession other = session();
         assertThat(locker.dequeue("Q", noWait(DequeueMode.LOCKED)).id()).isEqualTo(id);
-        assertAqError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
+        expectError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
         locker.close();
 
         Message m = other.dequeue("Q", noWait(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE));
@@ -238,7 +217,7 @@ class DequeueModesTest extends EngineFixture {
         s.commit();
 
         assertThat(row(id)).isEmpty();
-        assertAqError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.REMOVE)));
+        expectError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.REMOVE)));
     }
 
     @Test
@@ -269,8 +248,8 @@ class DequeueModesTest extends EngineFixture {
         assertThat(String.valueOf(row.get("DEQ_TXN_ID")).trim()).isNotEmpty()
                 .isNotEqualTo(String.valueOf(row.get("ENQ_TXN_ID")).trim());
         // processed is not dequeueable
-        assertAqError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.BROWSE)));
-        assertAqError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.REMOVE)));
+        expectError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.BROWSE)));
+        expectError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.REMOVE)));
     }
 
     @Test
@@ -308,7 +287,7 @@ class DequeueModesTest extends EngineFixture {
         assertThat(s.dequeue("Q", noWait(DequeueMode.REMOVE)).id()).isEqualTo(ids.get(0));
         assertThat(s.dequeue("Q", noWait(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)).id())
                 .isEqualTo(ids.get(1));
-        assertAqError(AqError.NO_MESSAGE,
+        expectError(AqError.NO_MESSAGE,
                 () -> s.dequeue("Q", noWait(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)));
         s.commit();
     }
@@ -336,7 +315,7 @@ class DequeueModesTest extends EngineFixture {
         assertThat(row(ids.get(0))).isEmpty();
         QueueSession other = session();
         assertThat(other.dequeue("Q", noWait(DequeueMode.REMOVE)).id()).isEqualTo(ids.get(1));
-        assertAqError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
+        expectError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
         other.commit();
     }
 
@@ -365,7 +344,7 @@ class DequeueModesTest extends EngineFixture {
         s.commit();
 
         assertThat(row(id)).isEmpty();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait(DequeueMode.BROWSE).navigation(Navigation.FIRST_MESSAGE)));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait(DequeueMode.BROWSE).navigation(Navigation.FIRST_MESSAGE)));
     }
 
     @Test
@@ -433,7 +412,7 @@ class DequeueModesTest extends EngineFixture {
         assertThat(seen).containsExactly(1, 2, 3, 4, 5);
         assertThat(removed).containsExactly(2, 4);
         // every order is locked or removed by s: nothing for anyone else until s commits
-        assertAqError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
+        expectError(AqError.NO_MESSAGE, () -> other.dequeue("Q", noWait(DequeueMode.REMOVE)));
         s.commit();
 
         assertThat(row(idOf.get(2))).isEmpty();
@@ -452,7 +431,7 @@ class DequeueModesTest extends EngineFixture {
     void two_sessions_never_remove_the_same_message() throws Exception {
         assertConcurrentConsumersGetDistinctMessages(DequeueMode.REMOVE);
         // everything was consumed and committed
-        assertAqError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.BROWSE)));
+        expectError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait(DequeueMode.BROWSE)));
     }
 
     @Test
@@ -470,7 +449,7 @@ class DequeueModesTest extends EngineFixture {
         Message b = two.dequeue("Q", noWait(DequeueMode.LOCKED));
         Message c = one.dequeue("Q", noWait(DequeueMode.LOCKED));
         assertThat(List.of(a.id(), b.id(), c.id())).containsExactlyElementsOf(ids);
-        assertAqError(AqError.NO_MESSAGE, () -> two.dequeue("Q", noWait(DequeueMode.LOCKED)));
+        expectError(AqError.NO_MESSAGE, () -> two.dequeue("Q", noWait(DequeueMode.LOCKED)));
         one.commit();
         two.commit();
     }

@@ -1,7 +1,6 @@
 package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
@@ -21,20 +20,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.function.Executable;
 
 /** Which message a dequeue gets: sort order, msgid, correlation (exact and LIKE), default dequeue. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DequeueSelectionTest extends EngineFixture {
-
-    private static DequeueOptions noWait() {
-        return DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
-    }
-
-    private static void assertAqError(int code, Executable call) {
-        assertThatThrownBy(call::execute).isInstanceOfSatisfying(AqException.class,
-                e -> assertThat(e.errorCode()).as("AQ error code of: %s", e.getMessage()).isEqualTo(code));
-    }
 
     private void queue(SortOrder order) {
         startedQueue("Q", "QT", QueueTableProperties.create().payloadType(PayloadType.TEXT).sortOrder(order),
@@ -167,7 +156,7 @@ class DequeueSelectionTest extends EngineFixture {
             seen.add(s.dequeue("Q", browse).text());
         }
         assertThat(seen).containsExactly("fedex", "air", "ground");
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", browse));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", browse));
     }
 
     // ------------------------------------------------------------------ default dequeue
@@ -208,7 +197,7 @@ class DequeueSelectionTest extends EngineFixture {
         QueueSession s = session();
         assertThat(s.dequeue("Q", noWait()).text()).isEqualTo("ground now");
         s.commit();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)));
     }
 
     // ------------------------------------------------------------------ by message id
@@ -238,8 +227,8 @@ class DequeueSelectionTest extends EngineFixture {
         send("only", 1);
         QueueSession s = session();
         MessageId unknown = MessageId.parse("0123456789ABCDEF0123456789ABCDEF");
-        assertAqError(AqError.MESSAGE_NOT_FOUND, () -> s.dequeue("Q", noWait().messageId(unknown)));
-        assertAqError(AqError.MESSAGE_NOT_FOUND,
+        expectError(AqError.MESSAGE_NOT_FOUND, () -> s.dequeue("Q", noWait().messageId(unknown)));
+        expectError(AqError.MESSAGE_NOT_FOUND,
                 () -> s.dequeue("Q", noWait().messageId(unknown).mode(DequeueMode.BROWSE)));
     }
 
@@ -250,7 +239,7 @@ class DequeueSelectionTest extends EngineFixture {
         QueueSession s = session();
         assertThat(s.dequeue("Q", noWait().messageId(id)).id()).isEqualTo(id);
         s.commit();
-        assertAqError(AqError.MESSAGE_NOT_FOUND, () -> s.dequeue("Q", noWait().messageId(id)));
+        expectError(AqError.MESSAGE_NOT_FOUND, () -> s.dequeue("Q", noWait().messageId(id)));
     }
 
     @Test
@@ -346,9 +335,9 @@ class DequeueSelectionTest extends EngineFixture {
         QueueSession s = session();
 
         assertThat(s.dequeue("Q", noWait().correlation("RUSH")).text()).isEqualTo("rush 1");
-        assertAqError(AqError.CORRELATION_CHANGED,
+        expectError(AqError.CORRELATION_CHANGED,
                 () -> s.dequeue("Q", noWait().correlation("NORMAL").navigation(Navigation.NEXT_MESSAGE)));
-        assertAqError(AqError.CORRELATION_CHANGED, () -> s.dequeue("Q", noWait()));
+        expectError(AqError.CORRELATION_CHANGED, () -> s.dequeue("Q", noWait()));
         // the same correlation goes on where it was
         assertThat(s.dequeue("Q", noWait().correlation("RUSH")).text()).isEqualTo("rush 2");
         s.commit();
@@ -403,6 +392,6 @@ class DequeueSelectionTest extends EngineFixture {
         queue(SortOrder.ENQ_TIME);
         sendCorrelated("normal", "NORMAL");
         QueueSession s = session();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().correlation("RUSH")));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().correlation("RUSH")));
     }
 }

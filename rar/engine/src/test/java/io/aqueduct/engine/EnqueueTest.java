@@ -1,11 +1,9 @@
 package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.aqueduct.api.Agent;
 import io.aqueduct.api.AqError;
-import io.aqueduct.api.AqException;
 import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.EnqueueOptions;
 import io.aqueduct.api.Message;
@@ -31,12 +29,12 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.function.Executable;
 
 /** Enqueue: message ids, properties, payload types, validation, visibility and array enqueue. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -50,10 +48,6 @@ class EnqueueTest extends EngineFixture {
     record Invoice(int invoiceNo) implements Serializable {
     }
 
-    private static DequeueOptions noWait() {
-        return DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
-    }
-
     private void textQueue() {
         startedQueue("Q", "QT", QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
     }
@@ -62,28 +56,9 @@ class EnqueueTest extends EngineFixture {
         startedQueue("Q", "QT", QueueTableProperties.create().payloadType(type), QueueProperties.create());
     }
 
-    private static void assertAqError(int code, Executable call) {
-        assertThatThrownBy(call::execute).isInstanceOfSatisfying(AqException.class,
-                e -> assertThat(e.errorCode()).as("AQ error code of: %s", e.getMessage()).isEqualTo(code));
-    }
-
-    private long rowsInQueueTable() throws SQLException {
-        try (Connection c = sql(); PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM \"AQ$QT\"");
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
+    /** A column of the message's AQ$QT row as text. */
     private String column(String column, MessageId id) throws SQLException {
-        try (Connection c = sql();
-                PreparedStatement ps = c.prepareStatement("SELECT " + column + " FROM \"AQ$QT\" WHERE MSG_ID = ?")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                assertThat(rs.next()).as("a row for %s in AQ$QT", id).isTrue();
-                return rs.getString(1);
-            }
-        }
+        return Objects.toString(viewColumn("QT", id, column), null);
     }
 
     // ------------------------------------------------------------------ ids and properties
@@ -178,7 +153,7 @@ class EnqueueTest extends EngineFixture {
                 assertThat(rs.getTimestamp(2).toLocalDateTime().toInstant(java.time.ZoneOffset.UTC)).isEqualTo(clock.now());
             }
         }
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
 
         clock.advanceSeconds(60);
         // the time manager makes it READY; the blocking dequeue is woken when it does
@@ -244,11 +219,11 @@ class EnqueueTest extends EngineFixture {
     void malformed_json_is_refused_with_25215_and_nothing_is_written() throws Exception {
         queueOf(PayloadType.JSON);
         QueueSession s = session();
-        assertAqError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of("{\"orderno\": 1001,")));
+        expectError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of("{\"orderno\": 1001,")));
         s.commit();
 
-        assertThat(rowsInQueueTable()).isZero();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
+        assertThat(viewCount("QT")).isZero();
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
     }
 
     @Test
@@ -267,10 +242,10 @@ class EnqueueTest extends EngineFixture {
     void malformed_xml_is_refused_with_25215_and_nothing_is_written() throws Exception {
         queueOf(PayloadType.XML);
         QueueSession s = session();
-        assertAqError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of("<order><item></order>")));
+        expectError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of("<order><item></order>")));
         s.commit();
 
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
@@ -289,30 +264,30 @@ class EnqueueTest extends EngineFixture {
     void an_object_payload_of_another_class_is_refused_with_25215_and_nothing_is_written() throws Exception {
         startedQueue("Q", "QT", QueueTableProperties.create().objectType(BookOrder.class.getName()), QueueProperties.create());
         QueueSession s = session();
-        assertAqError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of(new Invoice(7))));
+        expectError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of(new Invoice(7))));
         s.commit();
 
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
     void a_payload_of_the_wrong_java_type_is_refused_with_25215_and_nothing_is_written() throws Exception {
         queueOf(PayloadType.RAW);
         QueueSession s = session();
-        assertAqError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of("a string, not bytes")));
-        assertAqError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of(42)));
+        expectError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of("a string, not bytes")));
+        expectError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of(42)));
         s.commit();
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
     void bytes_are_refused_by_a_text_queue_with_25215() throws Exception {
         textQueue();
         QueueSession s = session();
-        assertAqError(AqError.PAYLOAD_TYPE_MISMATCH,
+        expectError(AqError.PAYLOAD_TYPE_MISMATCH,
                 () -> s.enqueue("Q", Message.of("text".getBytes(StandardCharsets.UTF_8))));
         s.commit();
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
@@ -418,19 +393,19 @@ class EnqueueTest extends EngineFixture {
     void a_negative_delay_is_refused_with_25203_and_nothing_is_written() throws Exception {
         textQueue();
         QueueSession s = session();
-        assertAqError(AqError.INVALID_DELAY, () -> s.enqueue("Q", Message.of("x", MessageProperties.create().delay(-1))));
+        expectError(AqError.INVALID_DELAY, () -> s.enqueue("Q", Message.of("x", MessageProperties.create().delay(-1))));
         s.commit();
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
     void an_expiration_below_never_is_refused_with_25209_and_nothing_is_written() throws Exception {
         textQueue();
         QueueSession s = session();
-        assertAqError(AqError.INVALID_EXPIRATION,
+        expectError(AqError.INVALID_EXPIRATION,
                 () -> s.enqueue("Q", Message.of("x", MessageProperties.create().expiration(-2))));
         s.commit();
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
@@ -440,14 +415,14 @@ class EnqueueTest extends EngineFixture {
         s.enqueue("Q", Message.of("never", MessageProperties.create().expiration(MessageProperties.NEVER)));
         s.enqueue("Q", Message.of("zero", MessageProperties.create().expiration(0)));
         s.commit();
-        assertThat(rowsInQueueTable()).isEqualTo(2);
+        assertThat(viewCount("QT")).isEqualTo(2);
     }
 
     @Test
     void enqueue_into_a_queue_that_does_not_exist_is_refused_with_25205() {
         textQueue();
         QueueSession s = session();
-        assertAqError(AqError.QUEUE_DOES_NOT_EXIST, () -> s.enqueue("NO_SUCH_QUEUE", Message.of("x")));
+        expectError(AqError.QUEUE_DOES_NOT_EXIST, () -> s.enqueue("NO_SUCH_QUEUE", Message.of("x")));
     }
 
     @Test
@@ -455,16 +430,16 @@ class EnqueueTest extends EngineFixture {
         textQueue();
         admin.stopQueue("Q", true, false, true);
         QueueSession s = session();
-        assertAqError(AqError.ENQUEUE_DISABLED, () -> s.enqueue("Q", Message.of("x")));
+        expectError(AqError.ENQUEUE_DISABLED, () -> s.enqueue("Q", Message.of("x")));
         s.commit();
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
     void enqueue_into_an_exception_queue_is_refused_with_25207() {
         textQueue();
         QueueSession s = session();
-        assertAqError(AqError.ENQUEUE_DISABLED, () -> s.enqueue("AQ$_QT_E", Message.of("x")));
+        expectError(AqError.ENQUEUE_DISABLED, () -> s.enqueue("AQ$_QT_E", Message.of("x")));
     }
 
     @Test
@@ -490,8 +465,8 @@ class EnqueueTest extends EngineFixture {
         QueueSession consumer = session();
         MessageId id = producer.enqueue("Q", EnqueueOptions.create().visibility(Visibility.ON_COMMIT), Message.of("order"));
 
-        assertAqError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait().mode(io.aqueduct.api.DequeueMode.BROWSE)));
-        assertAqError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait().mode(io.aqueduct.api.DequeueMode.BROWSE)));
+        expectError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait()));
 
         producer.commit();
         Message m = consumer.dequeue("Q", noWait().navigation(io.aqueduct.api.Navigation.FIRST_MESSAGE));
@@ -506,7 +481,7 @@ class EnqueueTest extends EngineFixture {
         QueueSession consumer = session();
         producer.enqueue("Q", Message.of("order"));
 
-        assertAqError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait()));
         producer.commit();
         assertThat(consumer.dequeue("Q", noWait().navigation(io.aqueduct.api.Navigation.FIRST_MESSAGE)).text())
                 .isEqualTo("order");
@@ -520,9 +495,9 @@ class EnqueueTest extends EngineFixture {
         producer.enqueue("Q", Message.of("cancelled order"));
         producer.rollback();
 
-        assertThat(rowsInQueueTable()).isZero();
-        assertAqError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait()));
-        assertAqError(AqError.NO_MESSAGE, () -> producer.dequeue("Q", noWait()));
+        assertThat(viewCount("QT")).isZero();
+        expectError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> producer.dequeue("Q", noWait()));
     }
 
     @Test
@@ -554,9 +529,9 @@ class EnqueueTest extends EngineFixture {
         producer.rollback();
 
         assertThat(consumer.dequeue("Q", noWait()).id()).isEqualTo(immediate);
-        assertAqError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> consumer.dequeue("Q", noWait()));
         consumer.commit();
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     // ------------------------------------------------------------------ array enqueue
@@ -575,7 +550,7 @@ class EnqueueTest extends EngineFixture {
         assertThat(ids).hasSize(50);
         Set<MessageId> distinct = new HashSet<>(ids);
         assertThat(distinct).hasSize(50);
-        assertThat(rowsInQueueTable()).isEqualTo(50);
+        assertThat(viewCount("QT")).isEqualTo(50);
         for (int i = 0; i < 50; i++) {
             Message m = s.dequeue("Q", noWait());
             assertThat(m.id()).isEqualTo(ids.get(i));
@@ -583,7 +558,7 @@ class EnqueueTest extends EngineFixture {
             assertThat(m.properties().correlation()).isEqualTo("C" + i);
         }
         s.commit();
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
@@ -592,11 +567,11 @@ class EnqueueTest extends EngineFixture {
         QueueSession s = session();
         List<Message> batch = List.of(Message.of("a"), Message.of("b"),
                 Message.of("bad", MessageProperties.create().delay(-5)), Message.of("d"));
-        assertAqError(AqError.INVALID_DELAY, () -> s.enqueueArray("Q", EnqueueOptions.create(), batch));
+        expectError(AqError.INVALID_DELAY, () -> s.enqueueArray("Q", EnqueueOptions.create(), batch));
         s.commit();
 
-        assertThat(rowsInQueueTable()).isZero();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
+        assertThat(viewCount("QT")).isZero();
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
     }
 
     @Test
@@ -604,10 +579,10 @@ class EnqueueTest extends EngineFixture {
         queueOf(PayloadType.JSON);
         QueueSession s = session();
         List<Message> batch = List.of(Message.of("{\"n\":1}"), Message.of("{\"n\":2}"), Message.of("{not json"));
-        assertAqError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueueArray("Q", EnqueueOptions.create(), batch));
+        expectError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueueArray("Q", EnqueueOptions.create(), batch));
         s.commit();
 
-        assertThat(rowsInQueueTable()).isZero();
+        assertThat(viewCount("QT")).isZero();
     }
 
     @Test
@@ -616,10 +591,10 @@ class EnqueueTest extends EngineFixture {
         QueueSession s = session();
         MessageId before = s.enqueue("Q", Message.of("before"));
         List<Message> batch = List.of(Message.of("a"), Message.of("bad", MessageProperties.create().expiration(-7)));
-        assertAqError(AqError.INVALID_EXPIRATION, () -> s.enqueueArray("Q", EnqueueOptions.create(), batch));
+        expectError(AqError.INVALID_EXPIRATION, () -> s.enqueueArray("Q", EnqueueOptions.create(), batch));
         s.commit();
 
-        assertThat(rowsInQueueTable()).isEqualTo(1);
+        assertThat(viewCount("QT")).isEqualTo(1);
         assertThat(s.dequeue("Q", noWait()).id()).isEqualTo(before);
     }
 

@@ -1,7 +1,6 @@
 package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
@@ -18,16 +17,11 @@ import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.SortOrder;
 import java.io.Serializable;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.function.Executable;
 
 /** FIRST_MESSAGE / NEXT_MESSAGE / NEXT_TRANSACTION, wrap-around with a wait, and transactional grouping. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -37,17 +31,8 @@ class NavigationAndGroupingTest extends EngineFixture {
     record BookItem(int orderNo, String title, int quantity, String customerState) implements Serializable {
     }
 
-    private static DequeueOptions noWait() {
-        return DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
-    }
-
     private static DequeueOptions browse() {
         return noWait().mode(DequeueMode.BROWSE);
-    }
-
-    private static void assertAqError(int code, Executable call) {
-        assertThatThrownBy(call::execute).isInstanceOfSatisfying(AqException.class,
-                e -> assertThat(e.errorCode()).as("AQ error code of: %s", e.getMessage()).isEqualTo(code));
     }
 
     private void plainQueue(SortOrder order) {
@@ -83,16 +68,6 @@ class NavigationAndGroupingTest extends EngineFixture {
 
     private static Message msg(String text, int priority) {
         return Message.of(text, MessageProperties.create().priority(priority));
-    }
-
-    private String state(MessageId id) throws SQLException {
-        try (Connection c = sql();
-                PreparedStatement ps = c.prepareStatement("SELECT MSG_STATE FROM \"AQ$QT\" WHERE MSG_ID = ?")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        }
     }
 
     /**
@@ -151,7 +126,7 @@ class NavigationAndGroupingTest extends EngineFixture {
         assertThat(s.dequeue("Q", next).text()).isEqualTo("a");
         assertThat(s.dequeue("Q", next).text()).isEqualTo("b");
         assertThat(s.dequeue("Q", next).text()).isEqualTo("c");
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", next));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", next));
     }
 
     @Test
@@ -160,7 +135,7 @@ class NavigationAndGroupingTest extends EngineFixture {
         transaction("a");
         QueueSession s = session();
         assertThat(s.dequeue("Q", browse()).text()).isEqualTo("a");
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", browse()));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", browse()));
         transaction("b");
         assertThat(s.dequeue("Q", browse()).text()).isEqualTo("b");
     }
@@ -187,7 +162,7 @@ class NavigationAndGroupingTest extends EngineFixture {
 
         assertThat(s.dequeue("Q", browse()).text()).isEqualTo("air 2");
         assertThat(s.dequeue("Q", browse()).text()).isEqualTo("ground");
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", browse()));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", browse()));
         assertThat(s.dequeue("Q", browse().navigation(Navigation.FIRST_MESSAGE)).text()).isEqualTo("fedex");
     }
 
@@ -203,7 +178,7 @@ class NavigationAndGroupingTest extends EngineFixture {
 
         assertThat(s.dequeue("Q", noWait()).text()).isEqualTo("ground");
         s.commit();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
         assertThat(s.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)).text()).isEqualTo("fedex");
         s.commit();
     }
@@ -295,7 +270,7 @@ class NavigationAndGroupingTest extends EngineFixture {
                 List.of("My Third   Book"),
                 List.of("My Fourth  Book", "My Fifth   Book", "My Sixth   Book"),
                 List.of("My Seventh Book", "My Eighth  Book", "My Ninth   Book"));
-        assertAqError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait()));
     }
 
     @Test
@@ -306,10 +281,10 @@ class NavigationAndGroupingTest extends EngineFixture {
         QueueSession s = session();
         assertThat(s.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)).text()).isEqualTo("g1 a");
         assertThat(s.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)).text()).isEqualTo("g1 b");
-        assertAqError(AqError.END_OF_GROUP, () -> s.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)));
+        expectError(AqError.END_OF_GROUP, () -> s.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)));
         assertThat(s.dequeue("Q", noWait().navigation(Navigation.NEXT_TRANSACTION)).text()).isEqualTo("g2 a");
-        assertAqError(AqError.END_OF_GROUP, () -> s.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)));
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().navigation(Navigation.NEXT_TRANSACTION)));
+        expectError(AqError.END_OF_GROUP, () -> s.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().navigation(Navigation.NEXT_TRANSACTION)));
         s.commit();
     }
 
@@ -413,8 +388,8 @@ class NavigationAndGroupingTest extends EngineFixture {
         List<MessageId> ids = transaction(Message.of("head now"),
                 Message.of("detail delayed", MessageProperties.create().delay(3600)));
 
-        assertThat(state(ids.get(0))).isEqualTo("READY");
-        assertThat(state(ids.get(1))).isEqualTo("READY");
+        assertThat(viewState("QT", ids.get(0))).isEqualTo("READY");
+        assertThat(viewState("QT", ids.get(1))).isEqualTo("READY");
         QueueSession s = session();
         assertThat(readGroups(s, noWait())).containsExactly(List.of("head now", "detail delayed"));
         s.commit();
@@ -426,10 +401,10 @@ class NavigationAndGroupingTest extends EngineFixture {
         List<MessageId> ids = transaction(Message.of("head later", MessageProperties.create().delay(60)),
                 Message.of("detail"));
 
-        assertThat(state(ids.get(0))).isEqualTo("WAITING");
-        assertThat(state(ids.get(1))).isEqualTo("WAITING");
+        assertThat(viewState("QT", ids.get(0))).isEqualTo("WAITING");
+        assertThat(viewState("QT", ids.get(1))).isEqualTo("WAITING");
         QueueSession s = session();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait()));
 
         clock.advanceSeconds(60);
         // blocks until the time manager has made the group READY
@@ -464,7 +439,7 @@ class NavigationAndGroupingTest extends EngineFixture {
 
         clock.advanceSeconds(11);
         QueueSession s = session();
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)));
         List<String> expired = new ArrayList<>();
         DequeueOptions fromExceptionQueue = DequeueOptions.create().navigation(Navigation.FIRST_MESSAGE);
         expired.add(s.dequeue("AQ$_QT_E", fromExceptionQueue).text());
@@ -485,7 +460,7 @@ class NavigationAndGroupingTest extends EngineFixture {
 
         assertThat(s.dequeue("Q", rush.copy().navigation(Navigation.FIRST_MESSAGE)).text()).isEqualTo("g1 rush");
         assertThat(s.dequeue("Q", rush.copy().navigation(Navigation.NEXT_MESSAGE)).text()).isEqualTo("g2 rush");
-        assertAqError(AqError.NO_MESSAGE, () -> s.dequeue("Q", rush.copy().navigation(Navigation.NEXT_MESSAGE)));
+        expectError(AqError.NO_MESSAGE, () -> s.dequeue("Q", rush.copy().navigation(Navigation.NEXT_MESSAGE)));
         s.commit();
     }
 
@@ -512,16 +487,16 @@ class NavigationAndGroupingTest extends EngineFixture {
 
         assertThat(two.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)).text()).isEqualTo("g2 a");
         assertThat(two.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)).text()).isEqualTo("g2 b");
-        assertAqError(AqError.END_OF_GROUP, () -> two.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)));
-        assertAqError(AqError.NO_MESSAGE, () -> two.dequeue("Q", noWait().navigation(Navigation.NEXT_TRANSACTION)));
-        assertAqError(AqError.NO_MESSAGE, () -> two.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)));
+        expectError(AqError.END_OF_GROUP, () -> two.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)));
+        expectError(AqError.NO_MESSAGE, () -> two.dequeue("Q", noWait().navigation(Navigation.NEXT_TRANSACTION)));
+        expectError(AqError.NO_MESSAGE, () -> two.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)));
 
         assertThat(one.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)).text()).isEqualTo("g1 b");
         assertThat(one.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)).text()).isEqualTo("g1 c");
-        assertAqError(AqError.END_OF_GROUP, () -> one.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)));
+        expectError(AqError.END_OF_GROUP, () -> one.dequeue("Q", noWait().navigation(Navigation.NEXT_MESSAGE)));
         one.commit();
         two.commit();
-        assertAqError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait()));
+        expectError(AqError.NO_MESSAGE, () -> session().dequeue("Q", noWait()));
     }
 
     @Test

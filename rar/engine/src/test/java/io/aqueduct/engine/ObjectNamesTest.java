@@ -1,10 +1,8 @@
 package io.aqueduct.engine;
 
-import static io.aqueduct.engine.QueueTableAdministrationTest.expectError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.aqueduct.api.AqError;
-import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueInfo;
@@ -12,7 +10,6 @@ import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableInfo;
 import io.aqueduct.api.QueueTableProperties;
-import io.aqueduct.engine.CatalogViewsTest.Sql;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.List;
@@ -26,7 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * queue table names at most 24 bytes, schema names at most 30; only identifier characters.
  */
 class ObjectNamesTest extends EngineFixture {
-    private static final DequeueOptions NO_WAIT = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
 
     private static String letters(int n) {
         return "Q" + "X".repeat(n - 1);

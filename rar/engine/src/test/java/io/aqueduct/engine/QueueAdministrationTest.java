@@ -1,6 +1,5 @@
 package io.aqueduct.engine;
 
-import static io.aqueduct.engine.QueueTableAdministrationTest.expectError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.aqueduct.api.AqError;
@@ -17,7 +16,6 @@ import io.aqueduct.api.QueueTableInfo;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.QueueType;
 import io.aqueduct.api.Visibility;
-import io.aqueduct.engine.CatalogViewsTest.Sql;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +27,6 @@ import org.junit.jupiter.api.function.Executable;
 
 /** DBMS_AQADM.CREATE_QUEUE / ALTER_QUEUE / DROP_QUEUE / START_QUEUE / STOP_QUEUE and what they do to enqueue and dequeue. */
 class QueueAdministrationTest extends EngineFixture {
-    private static final DequeueOptions NO_WAIT = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
     private static final long JOIN_MILLIS = 10_000;
 
     private void table() {

@@ -3,7 +3,6 @@ package io.aqueduct.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.aqueduct.api.AqError;
-import io.aqueduct.api.AqException;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.MessageGrouping;
 import io.aqueduct.api.PayloadType;
@@ -14,11 +13,9 @@ import io.aqueduct.api.QueueTableInfo;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.QueueType;
 import io.aqueduct.api.SortOrder;
-import io.aqueduct.engine.CatalogViewsTest.Sql;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.NullSource;
@@ -361,20 +358,5 @@ class QueueTableAdministrationTest extends EngineFixture {
         expectError(AqError.INVALID_VALUE, () -> admin.createQueueTable("QT2", QueueTableProperties.create().comment(tooLong)));
 
         assertThat(Sql.snapshot(this::sql)).isEqualTo(before);
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    /** Runs the call, expecting it to fail with the AQ error {@code code}; returns the exception. */
-    static AqException expectError(int code, Executable call) {
-        try {
-            call.execute();
-        } catch (AqException e) {
-            assertThat(e.errorCode()).as("error code of: %s", e.getMessage()).isEqualTo(code);
-            return e;
-        } catch (Throwable t) {
-            throw new AssertionError("expected AqException " + code + " but got " + t, t);
-        }
-        throw new AssertionError("expected AqException " + code + " but the call succeeded");
     }
 }

@@ -1,12 +1,8 @@
 package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.aqueduct.api.AqError;
-import io.aqueduct.api.AqException;
 import io.aqueduct.api.DequeueMode;
-import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.MessageId;
 import io.aqueduct.api.MessageProperties;
@@ -16,15 +12,9 @@ import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +27,6 @@ import org.junit.jupiter.api.Test;
 class RetentionTest extends EngineFixture {
     private static final String Q = "SHIPPED_Q";
     private static final String QT = "SHIPPED_QT";
-    private static final DequeueOptions NO_WAIT = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
 
     private void queue(long retentionSeconds) {
         startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT),
@@ -58,8 +47,8 @@ class RetentionTest extends EngineFixture {
     void with_retention_0_a_committed_remove_deletes_the_message() throws Exception {
         queue(0);
         MessageId id = enqueueAndRemove("order");
-        assertThat(viewRowOrNull(id)).isNull();
-        assertThat(viewCount()).isZero();
+        assertThat(viewRowOrNull(QT, id)).isNull();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -73,7 +62,7 @@ class RetentionTest extends EngineFixture {
         s.dequeue(Q, NO_WAIT);
         s.commit();
 
-        Map<String, Object> row = viewRowOrNull(id);
+        Map<String, Object> row = viewRowOrNull(QT, id);
         assertThat(row).isNotNull();
         assertThat(row.get("MSG_STATE")).isEqualTo("PROCESSED");
         assertThat(((Timestamp) row.get("DEQ_TIME")).toLocalDateTime()).isEqualTo(dequeuedAt);
@@ -98,8 +87,8 @@ class RetentionTest extends EngineFixture {
         s.dequeue(Q, NO_WAIT);
         s.commit();
         MessageId c = enqueueAndRemove("c");
-        assertThat(viewRowOrNull(a).get("DEQ_TXN_ID")).isEqualTo(viewRowOrNull(b).get("DEQ_TXN_ID"));
-        assertThat(viewRowOrNull(c).get("DEQ_TXN_ID")).isNotEqualTo(viewRowOrNull(a).get("DEQ_TXN_ID"));
+        assertThat(viewRowOrNull(QT, a).get("DEQ_TXN_ID")).isEqualTo(viewRowOrNull(QT, b).get("DEQ_TXN_ID"));
+        assertThat(viewRowOrNull(QT, c).get("DEQ_TXN_ID")).isNotEqualTo(viewRowOrNull(QT, a).get("DEQ_TXN_ID"));
     }
 
     @Test
@@ -109,12 +98,12 @@ class RetentionTest extends EngineFixture {
 
         clock.advanceSeconds(59);
         engine.timeManager().runDue();
-        assertThat(viewRowOrNull(id)).isNotNull().containsEntry("MSG_STATE", "PROCESSED");
+        assertThat(viewRowOrNull(QT, id)).isNotNull().containsEntry("MSG_STATE", "PROCESSED");
 
         clock.advanceSeconds(2);
         engine.timeManager().runDue();
-        assertThat(viewRowOrNull(id)).isNull();
-        assertThat(viewCount()).isZero();
+        assertThat(viewRowOrNull(QT, id)).isNull();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -124,7 +113,7 @@ class RetentionTest extends EngineFixture {
 
         clock.advanceSeconds(10L * 365 * 24 * 3600);
         engine.timeManager().runDue();
-        assertThat(viewRowOrNull(id)).isNotNull().containsEntry("MSG_STATE", "PROCESSED").containsEntry("DEQ_USER_ID", "TESTER");
+        assertThat(viewRowOrNull(QT, id)).isNotNull().containsEntry("MSG_STATE", "PROCESSED").containsEntry("DEQ_USER_ID", "TESTER");
     }
 
     @Test
@@ -150,12 +139,12 @@ class RetentionTest extends EngineFixture {
         s.dequeue(Q, NO_WAIT);
         s.rollback();
 
-        Map<String, Object> row = viewRowOrNull(id);
+        Map<String, Object> row = viewRowOrNull(QT, id);
         assertThat(row).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 1);
         assertThat(row.get("DEQ_TIME")).isNull();
         assertThat(s.dequeue(Q, NO_WAIT.copy().navigation(Navigation.FIRST_MESSAGE)).id()).isEqualTo(id);
         s.commit();
-        assertThat(viewRowOrNull(id)).containsEntry("MSG_STATE", "PROCESSED");
+        assertThat(viewRowOrNull(QT, id)).containsEntry("MSG_STATE", "PROCESSED");
     }
 
     @Test
@@ -170,40 +159,6 @@ class RetentionTest extends EngineFixture {
         admin.startQueue("AQ$_" + QT + "_E", false, true);
         assertThat(s.dequeue("AQ$_" + QT + "_E", NO_WAIT).id()).isEqualTo(id);
         s.commit();
-        assertThat(viewRowOrNull(id)).isNull();
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    private static void assertNoMessage(QueueSession s, String queue) {
-        assertThatThrownBy(() -> s.dequeue(queue, NO_WAIT.copy().navigation(Navigation.FIRST_MESSAGE)))
-                .isInstanceOfSatisfying(AqException.class, e -> assertThat(e.errorCode()).isEqualTo(AqError.NO_MESSAGE));
-    }
-
-    private Map<String, Object> viewRowOrNull(MessageId id) throws SQLException {
-        try (Connection c = sql(); PreparedStatement ps = c.prepareStatement(
-                "SELECT QUEUE, MSG_STATE, ENQ_TXN_ID, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID, RETRY_COUNT"
-                        + " FROM APP.\"AQ$" + QT + "\" WHERE MSG_ID = ?")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return null;
-                }
-                Map<String, Object> row = new HashMap<>();
-                ResultSetMetaData md = rs.getMetaData();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    Object v = rs.getObject(i);
-                    row.put(md.getColumnName(i), v instanceof String str ? str.trim() : v);
-                }
-                return row;
-            }
-        }
-    }
-
-    private int viewCount() throws SQLException {
-        try (Connection c = sql(); ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM APP.\"AQ$" + QT + "\"")) {
-            rs.next();
-            return rs.getInt(1);
-        }
+        assertThat(viewRowOrNull(QT, id)).isNull();
     }
 }

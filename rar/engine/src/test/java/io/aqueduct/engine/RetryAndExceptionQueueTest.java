@@ -2,7 +2,6 @@ package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
@@ -12,19 +11,11 @@ import io.aqueduct.api.Message;
 import io.aqueduct.api.MessageId;
 import io.aqueduct.api.MessageProperties;
 import io.aqueduct.api.MessageState;
-import io.aqueduct.api.Navigation;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.QueueType;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.FutureTask;
@@ -40,9 +31,6 @@ class RetryAndExceptionQueueTest extends EngineFixture {
     private static final String Q = "BOOKED_Q";
     private static final String QT = "BOOKED_QT";
     private static final String EXCEPTION_Q = "AQ$_BOOKED_QT_E";
-    /** Re-dequeues start at the head, as the reference's process_next_order does (FIRST_MESSAGE). */
-    private static final DequeueOptions FIRST_NO_WAIT = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)
-            .navigation(Navigation.FIRST_MESSAGE);
 
     private void queue(QueueProperties props) {
         startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), props);
@@ -66,7 +54,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         assertThat(first.properties().attempts()).isZero();
         s.rollback();
 
-        Map<String, Object> row = viewRow(id);
+        Map<String, Object> row = viewRow(QT, id);
         assertThat(row.get("MSG_STATE")).isEqualTo("READY");
         assertThat(row.get("RETRY_COUNT")).isEqualTo(1);
         assertThat(row.get("QUEUE")).isEqualTo(Q);
@@ -75,7 +63,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         assertThat(again.id()).isEqualTo(id);
         assertThat(again.properties().attempts()).isEqualTo(1);
         s.commit();
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -86,19 +74,19 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         s.dequeue(Q, FIRST_NO_WAIT);
         s.rollback();
 
-        Map<String, Object> row = viewRow(id);
+        Map<String, Object> row = viewRow(QT, id);
         assertThat(row.get("MSG_STATE")).isEqualTo("WAITING");
         assertThat(row.get("RETRY_COUNT")).isEqualTo(1);
         assertNoMessage(s, Q);
 
         clock.advanceSeconds(59);
         engine.timeManager().runDue();
-        assertThat(viewRow(id).get("MSG_STATE")).isEqualTo("WAITING");
+        assertThat(viewRow(QT, id).get("MSG_STATE")).isEqualTo("WAITING");
         assertNoMessage(s, Q);
 
         clock.advanceSeconds(1);
         engine.timeManager().runDue();
-        assertThat(viewRow(id).get("MSG_STATE")).isEqualTo("READY");
+        assertThat(viewRow(QT, id).get("MSG_STATE")).isEqualTo("READY");
         Message m = s.dequeue(Q, FIRST_NO_WAIT);
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.properties().attempts()).isEqualTo(1);
@@ -130,13 +118,13 @@ class RetryAndExceptionQueueTest extends EngineFixture {
             Message m = s.dequeue(Q, FIRST_NO_WAIT);
             assertThat(m.properties().attempts()).isEqualTo(attempt - 1);
             s.rollback();
-            assertThat(viewRow(id)).containsEntry("QUEUE", Q).containsEntry("MSG_STATE", "READY")
+            assertThat(viewRow(QT, id)).containsEntry("QUEUE", Q).containsEntry("MSG_STATE", "READY")
                     .containsEntry("RETRY_COUNT", attempt);
         }
         assertThat(s.dequeue(Q, FIRST_NO_WAIT).properties().attempts()).isEqualTo(2);
         s.rollback(); // the third failed attempt exceeds max_retries = 2
 
-        Map<String, Object> row = viewRow(id);
+        Map<String, Object> row = viewRow(QT, id);
         assertThat(row.get("QUEUE")).isEqualTo(EXCEPTION_Q);
         assertThat(row.get("MSG_STATE")).isEqualTo("EXPIRED");
         assertThat(row.get("RETRY_COUNT")).isEqualTo(3);
@@ -148,7 +136,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.text()).isEqualTo("order-1");
         assertThat(m.properties().state()).isEqualTo(MessageState.EXPIRED);
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -158,7 +146,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         QueueSession s = session();
         s.dequeue(Q, FIRST_NO_WAIT);
         s.rollback();
-        assertThat(viewRow(id)).containsEntry("QUEUE", EXCEPTION_Q).containsEntry("MSG_STATE", "EXPIRED");
+        assertThat(viewRow(QT, id)).containsEntry("QUEUE", EXCEPTION_Q).containsEntry("MSG_STATE", "EXPIRED");
         assertNoMessage(s, Q);
     }
 
@@ -173,7 +161,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
             s.dequeue(Q, FIRST_NO_WAIT);
             s.rollback();
         }
-        assertThat(viewRow(id)).containsEntry("QUEUE", "BAD_ORDERS").containsEntry("MSG_STATE", "EXPIRED");
+        assertThat(viewRow(QT, id)).containsEntry("QUEUE", "BAD_ORDERS").containsEntry("MSG_STATE", "EXPIRED");
         admin.startQueue("BAD_ORDERS", false, true);
         assertThat(s.dequeue("BAD_ORDERS", FIRST_NO_WAIT).id()).isEqualTo(id);
         s.commit();
@@ -187,7 +175,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         assertThat(s.dequeue(Q, FIRST_NO_WAIT.copy().mode(DequeueMode.LOCKED)).id()).isEqualTo(id);
         s.rollback();
 
-        assertThat(viewRow(id)).containsEntry("QUEUE", Q).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 0);
+        assertThat(viewRow(QT, id)).containsEntry("QUEUE", Q).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 0);
         Message m = s.dequeue(Q, FIRST_NO_WAIT);
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.properties().attempts()).isZero();
@@ -201,7 +189,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         QueueSession s = session();
         s.dequeue(Q, FIRST_NO_WAIT.copy().mode(DequeueMode.BROWSE));
         s.rollback();
-        assertThat(viewRow(id)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 0);
+        assertThat(viewRow(QT, id)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 0);
     }
 
     @Test
@@ -219,7 +207,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         s.rollback();
 
         for (MessageId id : ids) {
-            assertThat(viewRow(id)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 1);
+            assertThat(viewRow(QT, id)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 1);
         }
         QueueSession next = session();
         for (MessageId id : ids) {
@@ -228,7 +216,7 @@ class RetryAndExceptionQueueTest extends EngineFixture {
             assertThat(m.properties().attempts()).isEqualTo(1);
         }
         next.commit();
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -244,8 +232,8 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         s.dequeue(Q, DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT));
         s.close();
 
-        assertThat(viewRow(a)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 1);
-        assertThat(viewRow(b)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 1);
+        assertThat(viewRow(QT, a)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 1);
+        assertThat(viewRow(QT, b)).containsEntry("MSG_STATE", "READY").containsEntry("RETRY_COUNT", 1);
         QueueSession other = session();
         Message m1 = other.dequeue(Q, FIRST_NO_WAIT);
         Message m2 = other.dequeue(Q, DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT));
@@ -266,10 +254,10 @@ class RetryAndExceptionQueueTest extends EngineFixture {
 
         assertThat(s.dequeue(EXCEPTION_Q, FIRST_NO_WAIT).id()).isEqualTo(id);
         s.rollback();
-        assertThat(viewRow(id)).containsEntry("QUEUE", EXCEPTION_Q).containsEntry("MSG_STATE", "EXPIRED");
+        assertThat(viewRow(QT, id)).containsEntry("QUEUE", EXCEPTION_Q).containsEntry("MSG_STATE", "EXPIRED");
         assertThat(s.dequeue(EXCEPTION_Q, FIRST_NO_WAIT).id()).isEqualTo(id);
         s.commit();
-        assertThat(viewCount()).isZero();
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -278,62 +266,5 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         QueueSession s = session();
         assertThatThrownBy(() -> s.enqueue(EXCEPTION_Q, Message.of("x"))).isInstanceOfSatisfying(AqException.class,
                 e -> assertThat(e.errorCode()).isIn(AqError.ENQUEUE_DISABLED, AqError.EXCEPTION_QUEUE_ENQUEUE));
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    private FutureTask<Message> blockedDequeue(String queue, DequeueOptions options) {
-        FutureTask<Message> task = new FutureTask<>(() -> {
-            try (QueueSession own = engine.openSession()) {
-                Message m = own.dequeue(queue, options);
-                own.commit();
-                return m;
-            }
-        });
-        Thread t = new Thread(task, "blocked-dequeuer");
-        t.setDaemon(true);
-        t.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!task.isDone()) {
-            Thread.State state = t.getState();
-            if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) && Arrays.stream(t.getStackTrace())
-                    .anyMatch(f -> f.getClassName().contains("ConditionObject") && f.getMethodName().startsWith("await"))) {
-                break;
-            }
-            if (System.nanoTime() > deadline) {
-                fail("The dequeuer did not start waiting within 10 s");
-            }
-            Thread.onSpinWait();
-        }
-        return task;
-    }
-
-    private static void assertNoMessage(QueueSession s, String queue) {
-        assertThatThrownBy(() -> s.dequeue(queue, FIRST_NO_WAIT)).isInstanceOfSatisfying(AqException.class,
-                e -> assertThat(e.errorCode()).isEqualTo(AqError.NO_MESSAGE));
-    }
-
-    private Map<String, Object> viewRow(MessageId id) throws SQLException {
-        try (Connection c = sql(); PreparedStatement ps = c.prepareStatement(
-                "SELECT QUEUE, MSG_STATE, DELAY, RETRY_COUNT, EXCEPTION_QUEUE FROM APP.\"AQ$" + QT + "\" WHERE MSG_ID = ?")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                assertThat(rs.next()).as("message %s in the AQ$%s view", id, QT).isTrue();
-                Map<String, Object> row = new HashMap<>();
-                ResultSetMetaData md = rs.getMetaData();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    Object v = rs.getObject(i);
-                    row.put(md.getColumnName(i), v instanceof String str ? str.trim() : v);
-                }
-                return row;
-            }
-        }
-    }
-
-    private int viewCount() throws SQLException {
-        try (Connection c = sql(); ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM APP.\"AQ$" + QT + "\"")) {
-            rs.next();
-            return rs.getInt(1);
-        }
     }
 }

@@ -6,19 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.DequeueMode;
-import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.MessageId;
-import io.aqueduct.api.Navigation;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.engine.session.EngineSession;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,8 +34,6 @@ import org.junit.jupiter.api.Test;
 class XaTransactionTest extends EngineFixture {
     private static final String Q = "XA_Q";
     private static final String QT = "XA_QT";
-    private static final DequeueOptions NO_WAIT = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)
-            .navigation(Navigation.FIRST_MESSAGE);
     private static final AtomicInteger XIDS = new AtomicInteger();
 
     private final List<EngineSession> xaSessions = new ArrayList<>();
@@ -116,13 +109,13 @@ class XaTransactionTest extends EngineFixture {
         xa.start(xid, XAResource.TMNOFLAGS);
         MessageId id = s.enqueue(Q, Message.of("in a branch"));
         xa.end(xid, XAResource.TMSUCCESS);
-        assertNoMessage(other);
+        assertNoMessage(other, Q);
 
         assertThat(xa.prepare(xid)).isEqualTo(XAResource.XA_OK);
-        assertNoMessage(other);
+        assertNoMessage(other, Q);
 
         xa.commit(xid, false);
-        Message m = other.dequeue(Q, NO_WAIT);
+        Message m = other.dequeue(Q, FIRST_NO_WAIT);
         other.commit();
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.text()).isEqualTo("in a branch");
@@ -140,7 +133,7 @@ class XaTransactionTest extends EngineFixture {
         xa.commit(xid, true);
 
         QueueSession other = session();
-        assertThat(other.dequeue(Q, NO_WAIT).id()).isEqualTo(id);
+        assertThat(other.dequeue(Q, FIRST_NO_WAIT).id()).isEqualTo(id);
         other.commit();
     }
 
@@ -155,8 +148,8 @@ class XaTransactionTest extends EngineFixture {
         xa.end(xid, XAResource.TMSUCCESS);
         xa.rollback(xid);
 
-        assertNoMessage(session());
-        assertThat(viewCount()).isZero();
+        assertNoMessage(session(), Q);
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -171,8 +164,8 @@ class XaTransactionTest extends EngineFixture {
         assertThat(xa.prepare(xid)).isEqualTo(XAResource.XA_OK);
         xa.rollback(xid);
 
-        assertNoMessage(session());
-        assertThat(viewCount()).isZero();
+        assertNoMessage(session(), Q);
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -183,14 +176,14 @@ class XaTransactionTest extends EngineFixture {
         Xid xid = TestXid.next();
 
         xa.start(xid, XAResource.TMNOFLAGS);
-        assertThat(s.dequeue(Q, NO_WAIT).id()).isEqualTo(id);
+        assertThat(s.dequeue(Q, FIRST_NO_WAIT).id()).isEqualTo(id);
         xa.end(xid, XAResource.TMSUCCESS);
-        assertNoMessage(session()); // held by the branch
+        assertNoMessage(session(), Q); // held by the branch
         assertThat(xa.prepare(xid)).isEqualTo(XAResource.XA_OK);
         xa.commit(xid, false);
 
-        assertNoMessage(session());
-        assertThat(viewCount()).isZero();
+        assertNoMessage(session(), Q);
+        assertThat(viewCount(QT)).isZero();
     }
 
     @Test
@@ -201,7 +194,7 @@ class XaTransactionTest extends EngineFixture {
         Xid xid = TestXid.next();
 
         xa.start(xid, XAResource.TMNOFLAGS);
-        assertThat(s.dequeue(Q, NO_WAIT).id()).isEqualTo(id);
+        assertThat(s.dequeue(Q, FIRST_NO_WAIT).id()).isEqualTo(id);
         try {
             xa.end(xid, XAResource.TMFAIL); // the application failed: the branch is rollback-only
         } catch (XAException rollbackOnly) {
@@ -210,10 +203,10 @@ class XaTransactionTest extends EngineFixture {
         }
         xa.rollback(xid);
 
-        assertThat(viewState(id)).isEqualTo("READY");
+        assertThat(viewState(QT, id)).isEqualTo("READY");
         assertThat(viewRetryCount(id)).isEqualTo(1);
         QueueSession other = session();
-        Message m = other.dequeue(Q, NO_WAIT);
+        Message m = other.dequeue(Q, FIRST_NO_WAIT);
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.properties().attempts()).isEqualTo(1);
         other.commit();
@@ -227,13 +220,13 @@ class XaTransactionTest extends EngineFixture {
         Xid xid = TestXid.next();
 
         xa.start(xid, XAResource.TMNOFLAGS);
-        s.dequeue(Q, NO_WAIT);
+        s.dequeue(Q, FIRST_NO_WAIT);
         xa.end(xid, XAResource.TMSUCCESS);
         assertThat(xa.prepare(xid)).isEqualTo(XAResource.XA_OK);
         xa.rollback(xid);
 
         assertThat(viewRetryCount(id)).isEqualTo(1);
-        assertThat(session().dequeue(Q, NO_WAIT).properties().attempts()).isEqualTo(1);
+        assertThat(session().dequeue(Q, FIRST_NO_WAIT).properties().attempts()).isEqualTo(1);
     }
 
     @Test
@@ -244,12 +237,12 @@ class XaTransactionTest extends EngineFixture {
         Xid xid = TestXid.next();
 
         xa.start(xid, XAResource.TMNOFLAGS);
-        s.dequeue(Q, NO_WAIT.copy().mode(DequeueMode.LOCKED));
+        s.dequeue(Q, FIRST_NO_WAIT.copy().mode(DequeueMode.LOCKED));
         xa.end(xid, XAResource.TMSUCCESS);
         xa.rollback(xid);
 
         assertThat(viewRetryCount(id)).isZero();
-        assertThat(session().dequeue(Q, NO_WAIT).id()).isEqualTo(id);
+        assertThat(session().dequeue(Q, FIRST_NO_WAIT).id()).isEqualTo(id);
     }
 
     @Test
@@ -268,13 +261,13 @@ class XaTransactionTest extends EngineFixture {
         xa.commit(xid, true);
 
         // the refused calls changed nothing: the branch committed its message
-        assertThat(session().dequeue(Q, NO_WAIT).text()).isEqualTo("in a branch");
+        assertThat(session().dequeue(Q, FIRST_NO_WAIT).text()).isEqualTo("in a branch");
 
         // out of the branch, the session works in local transactions again
         MessageId local = s.enqueue(Q, Message.of("local"));
         s.commit();
         QueueSession other = session();
-        assertThat(other.dequeue(Q, NO_WAIT).id()).isEqualTo(local);
+        assertThat(other.dequeue(Q, FIRST_NO_WAIT).id()).isEqualTo(local);
         other.commit();
     }
 
@@ -292,7 +285,7 @@ class XaTransactionTest extends EngineFixture {
         XAResource recovery = xaSession().xaResource();
         Xid[] inDoubt = recovery.recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN);
         assertThat(Arrays.stream(inDoubt).anyMatch(x -> TestXid.same(x, xid))).as("recover lists the prepared branch").isTrue();
-        assertNoMessage(session());
+        assertNoMessage(session(), Q);
 
         // a transaction manager commits what it recovered, through any resource of the same RM
         Xid recovered = Arrays.stream(inDoubt).filter(x -> TestXid.same(x, xid)).findFirst().orElseThrow();
@@ -301,7 +294,7 @@ class XaTransactionTest extends EngineFixture {
         assertThat(Arrays.stream(recovery.recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN))
                 .noneMatch(x -> TestXid.same(x, xid))).isTrue();
         QueueSession other = session();
-        assertThat(other.dequeue(Q, NO_WAIT).id()).isEqualTo(id);
+        assertThat(other.dequeue(Q, FIRST_NO_WAIT).id()).isEqualTo(id);
         other.commit();
     }
 
@@ -340,14 +333,14 @@ class XaTransactionTest extends EngineFixture {
         XAResource xa = s.xaResource();
         Xid xid = TestXid.next();
         xa.start(xid, XAResource.TMNOFLAGS);
-        s.dequeue(Q, NO_WAIT);
+        s.dequeue(Q, FIRST_NO_WAIT);
         xa.end(xid, XAResource.TMSUCCESS);
         xa.prepare(xid);
 
         xaSession().xaResource().rollback(xid);
 
         assertThat(viewRetryCount(id)).isEqualTo(1);
-        Message m = session().dequeue(Q, NO_WAIT);
+        Message m = session().dequeue(Q, FIRST_NO_WAIT);
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.properties().attempts()).isEqualTo(1);
     }
@@ -361,35 +354,7 @@ class XaTransactionTest extends EngineFixture {
         return id;
     }
 
-    private static void assertNoMessage(QueueSession s) {
-        assertThatThrownBy(() -> s.dequeue(Q, NO_WAIT)).isInstanceOfSatisfying(AqException.class,
-                e -> assertThat(e.errorCode()).isEqualTo(AqError.NO_MESSAGE));
-    }
-
-    private String viewState(MessageId id) throws SQLException {
-        return (String) viewColumn(id, "MSG_STATE");
-    }
-
     private int viewRetryCount(MessageId id) throws SQLException {
-        return ((Number) viewColumn(id, "RETRY_COUNT")).intValue();
-    }
-
-    private Object viewColumn(MessageId id, String column) throws SQLException {
-        try (Connection c = sql(); PreparedStatement ps = c.prepareStatement(
-                "SELECT " + column + " FROM APP.\"AQ$" + QT + "\" WHERE MSG_ID = ?")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                assertThat(rs.next()).as("message %s in the AQ$%s view", id, QT).isTrue();
-                Object v = rs.getObject(1);
-                return v instanceof String str ? str.trim() : v;
-            }
-        }
-    }
-
-    private int viewCount() throws SQLException {
-        try (Connection c = sql(); ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM APP.\"AQ$" + QT + "\"")) {
-            rs.next();
-            return rs.getInt(1);
-        }
+        return ((Number) viewColumn(QT, id, "RETRY_COUNT")).intValue();
     }
 }

@@ -24,6 +24,7 @@ import io.aqueduct.engine.queue.Subscriber;
 import io.aqueduct.engine.expression.Expression;
 import io.aqueduct.engine.expression.MessageSnapshot;
 import io.aqueduct.engine.expression.MessageView;
+import io.aqueduct.engine.expression.PayloadView;
 import io.aqueduct.engine.store.ConsumerStateEntity;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.StoreConnection;
@@ -469,7 +470,8 @@ public final class EngineSession implements QueueSession {
             MessageView view = MessageSnapshot.builder().priority(m.priority).correlation(m.correlation)
                     .enqueueTime(m.enqueueTime.toInstant(ZoneOffset.UTC)).delay(delaySeconds(m)).expiration(m.expiration)
                     .retryCount(m.retryCount).senderName(m.senderName).messageId(id.trim())
-                    .payload(meta.table().payloadType(), PayloadCodec.decode(meta.table(), m.payloadBytes())).build();
+                    .payload(PayloadView.lazy(meta.table().payloadType(), () -> PayloadCodec.decode(meta.table(), m.payloadBytes())))
+                    .build();
             return expression.test(view);
         }, false));
     }

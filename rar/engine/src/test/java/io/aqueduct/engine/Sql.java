@@ -1,0 +1,141 @@
+package io.aqueduct.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Blob;
+import java.sql.Clob;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Plain JDBC reads of the store, shared by the administration tests. Reads are READ UNCOMMITTED
+ * so that a transaction left open by a test neither blocks them nor hides what it wrote.
+ */
+final class Sql {
+    private Sql() {
+    }
+
+    @FunctionalInterface
+    interface Connector {
+        Connection open() throws SQLException;
+    }
+
+    static List<Map<String, Object>> rows(Connector connector, String query, Object... args) throws SQLException {
+        try (Connection c = connector.open()) {
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+            try (PreparedStatement ps = c.prepareStatement(query)) {
+                for (int i = 0; i < args.length; i++) {
+                    ps.setObject(i + 1, args[i]);
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    ResultSetMetaData md = rs.getMetaData();
+                    List<Map<String, Object>> out = new ArrayList<>();
+                    while (rs.next()) {
+                        Map<String, Object> row = new LinkedHashMap<>();
+                        for (int i = 1; i <= md.getColumnCount(); i++) {
+                            row.put(md.getColumnLabel(i), value(rs.getObject(i)));
+                        }
+                        out.add(row);
+                    }
+                    return out;
+                }
+            }
+        }
+    }
+
+    private static Object value(Object v) throws SQLException {
+        if (v instanceof Blob b) {
+            return b.getBytes(1, (int) b.length());
+        }
+        if (v instanceof Clob c) {
+            return c.getSubString(1, (int) c.length());
+        }
+        if (v instanceof Timestamp t) {
+            return t.toLocalDateTime();
+        }
+        return v;
+    }
+
+    static Map<String, Object> single(Connector connector, String query, Object... args) throws SQLException {
+        List<Map<String, Object>> rows = rows(connector, query, args);
+        assertThat(rows).as("rows of %s", query).hasSize(1);
+        return rows.get(0);
+    }
+
+    static Map<String, Object> queueTableRow(Connector connector, String owner, String name) throws SQLException {
+        return single(connector, "SELECT * FROM DBA_QUEUE_TABLES WHERE OWNER = ? AND QUEUE_TABLE = ?", owner, name);
+    }
+
+    static Map<String, Object> queueRow(Connector connector, String owner, String name) throws SQLException {
+        return single(connector, "SELECT * FROM DBA_QUEUES WHERE OWNER = ? AND NAME = ?", owner, name);
+    }
+
+    static long count(Connector connector, String query, Object... args) throws SQLException {
+        return ((Number) single(connector, query, args).values().iterator().next()).longValue();
+    }
+
+    static List<String> strings(Connector connector, String query, Object... args) throws SQLException {
+        return rows(connector, query, args).stream().map(r -> {
+            Object v = r.values().iterator().next();
+            return v == null ? null : v.toString().trim();
+        }).toList();
+    }
+
+    static List<String> columns(Connector connector, String query) throws SQLException {
+        try (Connection c = connector.open(); PreparedStatement ps = c.prepareStatement(query)) {
+            ResultSetMetaData md = ps.getMetaData();
+            List<String> out = new ArrayList<>();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                out.add(md.getColumnName(i));
+            }
+            return out;
+        }
+    }
+
+    static long num(Map<String, Object> row, String column) {
+        Object v = row.get(column);
+        assertThat(v).as(column).isInstanceOf(Number.class);
+        return ((Number) v).longValue();
+    }
+
+    static boolean viewExists(Connector connector, String schema, String view) throws SQLException {
+        return count(connector, "SELECT COUNT(*) FROM SYS.SYSTABLES T JOIN SYS.SYSSCHEMAS S ON T.SCHEMAID = S.SCHEMAID"
+                + " WHERE S.SCHEMANAME = ? AND T.TABLENAME = ? AND T.TABLETYPE = 'V'", schema, view) == 1;
+    }
+
+    /**
+     * Everything an administrator sees of the queues in the store: the rows of DBA_QUEUE_TABLES and
+     * DBA_QUEUES, the AQ$ views that exist and every message they show, and the schemas.
+     */
+    static List<String> snapshot(Connector connector) throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (Map<String, Object> r : rows(connector, "SELECT * FROM DBA_QUEUE_TABLES")) {
+            out.add("queue table " + r);
+        }
+        for (Map<String, Object> r : rows(connector, "SELECT * FROM DBA_QUEUES")) {
+            out.add("queue " + r);
+        }
+        for (Map<String, Object> r : rows(connector, "SELECT S.SCHEMANAME, T.TABLENAME FROM SYS.SYSTABLES T"
+                + " JOIN SYS.SYSSCHEMAS S ON T.SCHEMAID = S.SCHEMAID WHERE T.TABLETYPE = 'V' AND T.TABLENAME LIKE 'AQ$%'")) {
+            String view = "\"" + r.get("SCHEMANAME") + "\".\"" + r.get("TABLENAME") + "\"";
+            out.add("view " + view);
+            for (Map<String, Object> m : rows(connector,
+                    "SELECT QUEUE, MSG_ID, MSG_STATE, RETRY_COUNT, CORR_ID FROM " + view)) {
+                out.add("message in " + view + " " + m);
+            }
+        }
+        for (String schema : strings(connector, "SELECT SCHEMANAME FROM SYS.SYSSCHEMAS")) {
+            out.add("schema " + schema);
+        }
+        out.sort(null);
+        return out;
+    }
+}
