@@ -34,6 +34,17 @@ public interface QueueSession extends AutoCloseable {
      */
     List<Message> dequeueArray(String queue, DequeueOptions options, int max);
 
+    /**
+     * LISTEN: waits until one of the agents has a message and returns the first such agent in the
+     * order given (not fair: an agent early in the list can starve later ones). An agent names the
+     * queue in its address and, on a multi-consumer queue, the consumer in its name. No message is
+     * dequeued: dequeue it next.
+     *
+     * @param waitSeconds {@link DequeueOptions#FOREVER}, {@link DequeueOptions#NO_WAIT} or seconds
+     * @throws AqException 25254 when the wait passes without a message
+     */
+    Agent listen(java.util.List<Agent> agents, long waitSeconds);
+
     /** Commits the session's local transaction. Refused while the session is in an XA transaction. */
     void commit();
 

@@ -36,7 +36,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import javax.transaction.xa.Xid;
 
 /**
  * The Aqueduct queue engine in one JVM: the store, the catalog of queue tables and queues with
@@ -61,7 +60,7 @@ public final class AqueductEngine implements AutoCloseable {
     private final QueueAdministration admin;
     private final StoreConnection internal;
     private final ReentrantLock internalLock = new ReentrantLock();
-    private final Map<Xid, SessionTransaction> xaBranches = new ConcurrentHashMap<>();
+    private final Map<io.aqueduct.engine.session.XidKey, SessionTransaction> xaBranches = new ConcurrentHashMap<>();
     private final AtomicLong sequence;
     private final AtomicLong transactions = new AtomicLong();
     private final AtomicLong messageCounter = new AtomicLong();
@@ -137,7 +136,7 @@ public final class AqueductEngine implements AutoCloseable {
     }
 
     /** Open XA branches of this engine's sessions, by Xid: ended through any of its XAResources. */
-    public Map<Xid, SessionTransaction> xaBranches() {
+    public Map<io.aqueduct.engine.session.XidKey, SessionTransaction> xaBranches() {
         return xaBranches;
     }
 
@@ -188,6 +187,7 @@ public final class AqueductEngine implements AutoCloseable {
         for (QueueRuntime q : catalog.queues()) {
             q.wakeAll();
         }
+        catalog.listeners().wakeAll();
         timeManager.wake();
     }
 
@@ -304,6 +304,7 @@ public final class AqueductEngine implements AutoCloseable {
         for (QueueRuntime q : catalog.queues()) {
             q.wakeAll();
         }
+        catalog.listeners().wakeAll();
         internalLock.lock();
         try {
             internal.close();

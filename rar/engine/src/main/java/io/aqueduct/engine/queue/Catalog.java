@@ -11,6 +11,12 @@ public final class Catalog {
     private final Map<String, QueueTableMeta> tables = new ConcurrentHashMap<>();
     private final Map<String, QueueRuntime> queues = new ConcurrentHashMap<>();
     private final Map<Long, QueueRuntime> queuesById = new ConcurrentHashMap<>();
+    private final Listeners listeners = new Listeners();
+
+    /** LISTEN's waiters, woken by a change in any queue. */
+    public Listeners listeners() {
+        return listeners;
+    }
 
     public QueueTableMeta table(String qualifiedName) {
         return tables.get(qualifiedName);
@@ -38,7 +44,7 @@ public final class Catalog {
             existing.meta(q);
             return existing;
         }
-        QueueRuntime r = new QueueRuntime(q);
+        QueueRuntime r = new QueueRuntime(q, listeners);
         queues.put(q.qualifiedName(), r);
         queuesById.put(q.id(), r);
         return r;

@@ -29,6 +29,7 @@ public final class QueueRuntime {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Comparator<ReadyEntry> order;
+    private final Listeners listeners;
     private final Map<String, Lane> lanes = new HashMap<>();
     /** Transactions that enqueued into or dequeued from this queue and have not ended yet. */
     private int activeTransactions;
@@ -44,7 +45,8 @@ public final class QueueRuntime {
         final Map<Long, Object> groupOwners = new HashMap<>();
     }
 
-    public QueueRuntime(QueueMeta meta) {
+    public QueueRuntime(QueueMeta meta, Listeners listeners) {
+        this.listeners = listeners;
         this.meta = meta;
         this.order = ReadyEntry.order(meta.table().sortOrder());
     }
@@ -387,6 +389,7 @@ public final class QueueRuntime {
     private void bump() {
         version++;
         changed.signalAll();
+        listeners.changed();
     }
 
     /** Waits until no transaction is working on the queue. */

@@ -29,10 +29,10 @@ final class AqXaResource implements XAResource {
     @Override
     public void start(Xid xid, int flags) throws XAException {
         database.start(xid, flags);
-        SessionTransaction branch = (flags & (TMJOIN | TMRESUME)) != 0 ? engine.xaBranches().get(xid) : null;
+        SessionTransaction branch = (flags & (TMJOIN | TMRESUME)) != 0 ? engine.xaBranches().get(XidKey.of(xid)) : null;
         if (branch == null) {
             branch = session.newBranchTransaction();
-            engine.xaBranches().put(xid, branch);
+            engine.xaBranches().put(XidKey.of(xid), branch);
         }
         session.joinBranch(branch);
     }
@@ -48,7 +48,7 @@ final class AqXaResource implements XAResource {
 
     /** A branch doomed by a failed unit of work is rolled back instead of prepared or committed. */
     private void refuseIfRollbackOnly(Xid xid) throws XAException {
-        SessionTransaction branch = engine.xaBranches().get(xid);
+        SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
         if (branch != null && branch.rollbackOnly) {
             rollback(xid);
             throw new XAException(XAException.XA_RBROLLBACK);
@@ -61,7 +61,7 @@ final class AqXaResource implements XAResource {
         int vote = database.prepare(xid);
         if (vote == XA_RDONLY) {
             // nothing written: the branch is over now (it may still have held LOCKED messages)
-            SessionTransaction branch = engine.xaBranches().remove(xid);
+            SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
             if (branch != null) {
                 TransactionCompletion.afterCommit(engine, branch);
             }
@@ -78,14 +78,14 @@ final class AqXaResource implements XAResource {
             database.commit(xid, onePhase);
         } catch (XAException e) {
             if (onePhase && e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND) {
-                SessionTransaction branch = engine.xaBranches().remove(xid);
+                SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
                 if (branch != null) {
                     TransactionCompletion.afterRollback(engine, branch);
                 }
             }
             throw e;
         }
-        SessionTransaction branch = engine.xaBranches().remove(xid);
+        SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
         if (branch != null) {
             TransactionCompletion.afterCommit(engine, branch);
         } else {
@@ -98,7 +98,7 @@ final class AqXaResource implements XAResource {
         try {
             database.rollback(xid);
         } finally {
-            SessionTransaction branch = engine.xaBranches().remove(xid);
+            SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
             if (branch != null) {
                 TransactionCompletion.afterRollback(engine, branch);
             } else {
@@ -110,7 +110,7 @@ final class AqXaResource implements XAResource {
     @Override
     public void forget(Xid xid) throws XAException {
         database.forget(xid);
-        engine.xaBranches().remove(xid);
+        engine.xaBranches().remove(XidKey.of(xid));
     }
 
     @Override

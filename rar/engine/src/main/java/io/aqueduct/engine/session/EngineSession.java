@@ -452,6 +452,75 @@ public final class EngineSession implements QueueSession {
     }
 
     /**
+     * AQ's LISTEN: waits until one of the agents has a message and returns the first such agent in
+     * the order given (not fair: an agent early in the list can starve later ones). An agent names
+     * the queue in its address and, on a multi-consumer queue, the consumer in its name.
+     *
+     * @throws AqException 25254 when {@code waitSeconds} pass without a message
+     */
+    @Override
+    public Agent listen(List<Agent> agents, long waitSeconds) {
+        checkOpen();
+        if (agents == null || agents.isEmpty() || agents.stream().anyMatch(java.util.Objects::isNull)) {
+            throw new AqException(AqError.INVALID_VALUE, "LISTEN needs at least one agent, and no null ones.");
+        }
+        if (waitSeconds < DequeueOptions.FOREVER) {
+            throw new AqException(AqError.INVALID_VALUE, "Invalid wait " + waitSeconds
+                    + ": use FOREVER (-1), NO_WAIT (0) or a number of seconds.");
+        }
+        List<QueueRuntime> queues = new ArrayList<>(agents.size());
+        List<String> consumers = new ArrayList<>(agents.size());
+        for (Agent a : agents) {
+            if (a.address() == null) {
+                throw new AqException(AqError.INVALID_VALUE, "A LISTEN agent names its queue in its address; agent "
+                        + a.name() + " has none.");
+            }
+            QueueRuntime q = resolve(a.address());
+            boolean multi = q.meta().table().multipleConsumers() && !q.meta().isException();
+            if (multi && a.name() == null) {
+                throw new AqException(AqError.CONSUMER_NAME_REQUIRED, "Queue " + q.meta().qualifiedName()
+                        + " is a multi-consumer queue: the LISTEN agent must name the consumer.");
+            }
+            if (!multi && a.name() != null) {
+                throw new AqException(AqError.INVALID_VALUE, "Queue " + q.meta().qualifiedName()
+                        + " is a single-consumer queue: its LISTEN agent has no name.");
+            }
+            queues.add(q);
+            consumers.add(multi ? Subscriber.localKey(a.name()) : null);
+        }
+        io.aqueduct.engine.queue.Listeners listeners = engine.catalog().listeners();
+        long deadline = waitSeconds == DequeueOptions.FOREVER ? Long.MAX_VALUE : engine.clock().millis() + waitSeconds * 1000;
+        listeners.enter();
+        try {
+            while (true) {
+                long seen = listeners.version();
+                for (int i = 0; i < agents.size(); i++) {
+                    QueueRuntime q = queues.get(i);
+                    if (!q.dropped() && q.meta().dequeueEnabled() && q.hasAvailable(consumers.get(i), null, engine.clock().millis())) {
+                        return agents.get(i);
+                    }
+                }
+                if (engine.isClosed()) {
+                    throw new AqException(AqError.SESSION_STATE, "The Aqueduct engine was closed during LISTEN.");
+                }
+                long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - engine.clock().millis();
+                if (remaining <= 0) {
+                    throw new AqException(AqError.LISTEN_TIMEOUT, "No message arrived for any of the " + agents.size()
+                            + " agents within the LISTEN wait.");
+                }
+                try {
+                    listeners.await(seen, remaining);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AqException(AqError.LISTEN_TIMEOUT, "LISTEN was interrupted.");
+                }
+            }
+        } finally {
+            listeners.leave();
+        }
+    }
+
+    /**
      * A dequeue condition as a test of ready entries: the message is read (once per dequeue call)
      * and the condition evaluated on it in Java; the condition text never reaches SQL.
      */

@@ -25,7 +25,6 @@ import javax.sql.XAConnection;
  */
 public final class Store implements AutoCloseable {
     private static final ThreadLocal<Connection> BOUND = new ThreadLocal<>();
-    private static final java.util.concurrent.atomic.AtomicInteger STORES = new java.util.concurrent.atomic.AtomicInteger();
 
     private final Dialect dialect;
     private final EntityManagerFactory emf;
@@ -37,7 +36,8 @@ public final class Store implements AutoCloseable {
         props.put("eclipselink.target-database", dialect.eclipseLinkPlatform());
         props.put("eclipselink.cache.shared.default", "false");
         // one EclipseLink session per store, even with several engines in one JVM
-        props.put("eclipselink.session-name", "aqueduct-" + STORES.incrementAndGet());
+        // EclipseLink's session names are JVM-wide, across class loaders (two adapters in one server)
+        props.put("eclipselink.session-name", "aqueduct-" + java.util.UUID.randomUUID());
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(Store.class.getClassLoader());
         try (StoreConnection boot = openRaw()) {
