@@ -39,6 +39,8 @@ public final class QueueAdministration implements QueueAdmin {
     private static final int MAX_COMMENT_BYTES = 2000;
     /** AQ's limit of subscribers per queue. */
     public static final int MAX_SUBSCRIBERS = 1024;
+    /** The rule column's size. */
+    private static final int MAX_RULE_BYTES = 4000;
     private static final Pattern AGENT_NAME = Pattern.compile("\\p{L}[\\p{L}\\p{N}_$#]*");
 
     private final AqueductEngine engine;
@@ -281,7 +283,7 @@ public final class QueueAdministration implements QueueAdmin {
     @Override
     public synchronized void addSubscriber(String queue, Agent subscriber, String rule) {
         QueueRuntime q = subscribable(queue, subscriber);
-        Expression parsed = rule == null ? null : Expression.parse(rule);
+        Expression parsed = rule(rule);
         Subscriber s = Subscriber.of(subscriber, parsed);
         if (find(q, s.key()) != null) {
             throw new AqException(AqError.SUBSCRIBER_EXISTS, "Agent " + describe(subscriber) + " is already a subscriber of "
@@ -311,7 +313,7 @@ public final class QueueAdministration implements QueueAdmin {
     @Override
     public synchronized void alterSubscriber(String queue, Agent subscriber, String rule) {
         QueueRuntime q = subscribable(queue, subscriber);
-        Expression parsed = rule == null ? null : Expression.parse(rule);
+        Expression parsed = rule(rule);
         Subscriber existing = existing(q, subscriber);
         engine.inOwnTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r"
                 + " WHERE s.queueId = :q AND s.consumer = :k").setParameter("r", rule).setParameter("q", q.meta().id())
@@ -348,6 +350,13 @@ public final class QueueAdministration implements QueueAdmin {
     @Override
     public List<SubscriberInfo> subscribers(String queue) {
         return queue(queue, true).subscribers().stream().map(Subscriber::info).toList();
+    }
+
+    private static Expression rule(String text) {
+        if (text != null && text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_RULE_BYTES) {
+            throw new AqException(AqError.INVALID_EXPRESSION, "A subscriber rule has at most " + MAX_RULE_BYTES + " bytes.");
+        }
+        return text == null ? null : Expression.parse(text);
     }
 
     private QueueRuntime subscribable(String queue, Agent subscriber) {

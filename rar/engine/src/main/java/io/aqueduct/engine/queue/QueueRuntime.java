@@ -201,7 +201,8 @@ public final class QueueRuntime {
 
     /**
      * Claims every consumer's part of a message for the time manager (expiry); null when a
-     * dequeuer holds one of them, or the message is not (yet) in the index.
+     * dequeuer holds one of them; empty when the index has no part of it (not committed yet, or
+     * only remote consumers have it pending).
      */
     public List<ReadyEntry> claimForTimeManager(String msgid, Object timeManager) {
         lock.lock();
@@ -215,9 +216,6 @@ public final class QueueRuntime {
                     }
                     parts.add(e);
                 }
-            }
-            if (parts.isEmpty()) {
-                return null;
             }
             for (ReadyEntry e : parts) {
                 e.claimant = timeManager;

@@ -615,6 +615,11 @@ public final class EngineSession implements QueueSession {
                     } else {
                         changed = em.createNamedQuery(MessageEntity.CONSUME)
                                 .setParameter("id", e.msgid).setParameter("state", meta.availableState()).executeUpdate();
+                        if (changed == 1 && meta.table().multipleConsumers()) {
+                            // out of a multi-consumer table's exception queue: its consumers' history goes with it
+                            em.createQuery("DELETE FROM ConsumerStateEntity c WHERE c.msgid = :id").setParameter("id", e.msgid)
+                                    .executeUpdate();
+                        }
                     }
                     if (changed == 0) {
                         return null;

@@ -246,7 +246,7 @@ public final class TimeManager implements AutoCloseable {
             }
         } else if (state == MessageState.READY.code()) {
             List<ReadyEntry> claimed = q.claimForTimeManager(msgid, this);
-            if (claimed == null) {
+            if (claimed == null || (claimed.isEmpty() && !multi)) {
                 return; // a transaction holds it (it will wake us when it lets go) or it is not committed yet
             }
             MessageEntity m = em.find(MessageEntity.class, msgid);
@@ -255,6 +255,15 @@ public final class TimeManager implements AutoCloseable {
                 return;
             }
             if (multi) {
+                long pending = em.createQuery("SELECT COUNT(c) FROM ConsumerStateEntity c WHERE c.msgid = :id"
+                        + " AND c.state IN (:ready, :waiting)", Long.class).setParameter("id", msgid)
+                        .setParameter("ready", ConsumerStates.READY).setParameter("waiting", ConsumerStates.WAITING)
+                        .getSingleResult();
+                if (pending == 0) {
+                    claimed.forEach(e -> q.release(e, this));
+                    checkCompletion(msgid); // every consumer took it in time
+                    return;
+                }
                 // expired: every consumer that has not taken it by now has missed it
                 em.createQuery("UPDATE ConsumerStateEntity c SET c.state = :expired, c.timeManagerInfo = NULL"
                         + " WHERE c.msgid = :id AND c.state IN (:ready, :waiting)")
@@ -266,7 +275,7 @@ public final class TimeManager implements AutoCloseable {
             m.queueId = exceptionQueue.meta().id();
             m.state = MessageState.EXPIRED.code();
             m.timeManagerInfo = null;
-            changes.add(new Change(q, claimed, exceptionQueue, List.of(claimed.get(0).forConsumer(null, Long.MAX_VALUE))));
+            changes.add(new Change(q, claimed, exceptionQueue, List.of(ReadyEntries.entry(row, Long.MAX_VALUE))));
         } else if (state == MessageState.PROCESSED.code()) {
             int n = em.createQuery("DELETE FROM MessageEntity m WHERE m.msgid = :id AND m.state = :processed"
                     + " AND m.timeManagerInfo <= :now")
