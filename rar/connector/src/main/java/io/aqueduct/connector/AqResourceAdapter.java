@@ -2,6 +2,7 @@ package io.aqueduct.connector;
 
 import io.aqueduct.connector.inbound.AqActivationSpec;
 import io.aqueduct.connector.inbound.DeliveryActivation;
+import io.aqueduct.connector.xa.BranchXaResource;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.session.EngineSession;
 import jakarta.resource.ResourceException;
@@ -17,8 +18,6 @@ import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
@@ -67,7 +66,9 @@ public class AqResourceAdapter implements ResourceAdapter {
     private transient volatile AqueductEngine engine;
     private transient BootstrapContext context;
     private final transient Map<ActivationKey, DeliveryActivation> activations = new ConcurrentHashMap<>();
-    private final transient List<EngineSession> recoverySessions = new ArrayList<>();
+    /** One session whose XAResource serves the transaction manager's recovery; opened on demand. */
+    private transient EngineSession recoverySession;
+    private transient XAResource recoveryResource;
 
     private record ActivationKey(MessageEndpointFactory factory, ActivationSpec spec) {
     }
@@ -139,15 +140,16 @@ public class AqResourceAdapter implements ResourceAdapter {
             a.stop();
         }
         activations.clear();
-        synchronized (recoverySessions) {
-            for (EngineSession s : recoverySessions) {
+        synchronized (this) {
+            if (recoverySession != null) {
                 try {
-                    s.close();
+                    recoverySession.close();
                 } catch (RuntimeException e) {
-                    LOG.log(Level.FINE, "closing a recovery session", e);
+                    LOG.log(Level.FINE, "closing the recovery session", e);
                 }
+                recoverySession = null;
+                recoveryResource = null;
             }
-            recoverySessions.clear();
         }
         AqueductEngine e = engine;
         engine = null;
@@ -163,9 +165,17 @@ public class AqResourceAdapter implements ResourceAdapter {
             throw new ResourceException("Aqueduct activates only its own activation spec, not " + spec.getClass().getName());
         }
         aq.validate();
-        DeliveryActivation activation = new DeliveryActivation(engine(), context.getWorkManager(), factory, aq);
-        activation.start();
-        activations.put(new ActivationKey(factory, spec), activation);
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        Thread.currentThread().setContextClassLoader(AqResourceAdapter.class.getClassLoader());
+        try {
+            DeliveryActivation activation = new DeliveryActivation(engine(), context.getWorkManager(), factory, aq);
+            activation.start();
+            activations.put(new ActivationKey(factory, spec), activation);
+            LOG.info(() -> "Aqueduct delivers " + aq.getQueueName() + " to " + factory.getEndpointClass().getName()
+                    + " with " + aq.getMaxSessions() + " session(s)");
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
     }
 
     @Override
@@ -176,18 +186,27 @@ public class AqResourceAdapter implements ResourceAdapter {
         }
     }
 
-    /** The store's XAResources, for the transaction manager's recovery: one per activation spec. */
+    /**
+     * The store's XAResource, for the transaction manager's recovery: all activations deliver from
+     * the one store database, so every spec gets the same real resource (never null, never empty
+     * when specs are given). Its {@code recover()} is the database's.
+     */
     @Override
     public XAResource[] getXAResources(ActivationSpec[] specs) throws ResourceException {
-        AqueductEngine e = engine();
-        XAResource[] out = new XAResource[specs == null ? 0 : specs.length];
-        for (int i = 0; i < out.length; i++) {
-            EngineSession s = e.openSession(user);
-            synchronized (recoverySessions) {
-                recoverySessions.add(s);
-            }
-            out[i] = s.xaResource();
+        int n = specs == null ? 0 : specs.length;
+        XAResource[] out = new XAResource[n];
+        if (n == 0) {
+            return out;
         }
+        XAResource xa;
+        synchronized (this) {
+            if (recoveryResource == null) {
+                recoverySession = engine().openSession(user);
+                recoveryResource = new BranchXaResource(recoverySession.xaResource());
+            }
+            xa = recoveryResource;
+        }
+        java.util.Arrays.fill(out, xa);
         return out;
     }
 

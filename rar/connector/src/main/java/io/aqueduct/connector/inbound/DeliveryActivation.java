@@ -7,6 +7,7 @@ import io.aqueduct.api.DequeueMode;
 import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.Navigation;
+import io.aqueduct.connector.xa.BranchXaResource;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.session.EngineSession;
 import jakarta.resource.ResourceException;
@@ -131,18 +132,23 @@ public final class DeliveryActivation {
 
         @Override
         public void run() {
-            XAResource xa = session.xaResource();
+            XAResource xa = new BranchXaResource(session.xaResource());
             DequeueOptions options = DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
                     .waitSeconds(DequeueOptions.NO_WAIT).correlation(correlation).consumerName(consumer);
             try {
                 while (running && !engine.isClosed()) {
-                    if (!session.awaitAvailable(queue, correlation, Long.MAX_VALUE, () -> !running)) {
+                    if (!session.awaitAvailable(queue, consumer, correlation, Long.MAX_VALUE, () -> !running)) {
                         continue;
                     }
-                    deliverOne(xa, options);
+                    if (!running) {
+                        break;
+                    }
+                    if (!deliverOne(xa, options)) {
+                        pause(25); // another worker took it, or the MDB is unavailable: do not spin
+                    }
                 }
             } catch (RuntimeException e) {
-                if (running) {
+                if (running && !engine.isClosed()) {
                     LOG.log(Level.SEVERE, "Aqueduct: delivery from " + queue + " stopped", e);
                 }
             } finally {
@@ -155,39 +161,95 @@ public final class DeliveryActivation {
             }
         }
 
-        private void deliverOne(XAResource xa, DequeueOptions options) {
+        /** One attempt: true when a message was dequeued and handed to the MDB (whatever it then did). */
+        private boolean deliverOne(XAResource xa, DequeueOptions options) {
+            boolean transacted;
+            try {
+                transacted = factory.isDeliveryTransacted(ON_MESSAGE);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException(e);
+            }
             MessageEndpoint endpoint;
             try {
-                endpoint = factory.createEndpoint(xa);
+                endpoint = factory.createEndpoint(transacted ? xa : null);
             } catch (UnavailableException e) {
-                LOG.log(Level.WARNING, "Aqueduct: the MDB for " + queue + " is unavailable", e);
-                return;
+                LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " is unavailable", e);
+                pause(500);
+                return false;
             }
             try {
-                endpoint.beforeDelivery(ON_MESSAGE);
-                try {
-                    Message m;
-                    try {
-                        m = session.dequeue(queue, options);
-                    } catch (AqException e) {
-                        if (e.errorCode() != AqError.NO_MESSAGE) {
-                            throw e;
-                        }
-                        m = null; // another worker took it first
-                    }
-                    if (m != null) {
-                        ((AqMessageListener) endpoint).onMessage(m);
-                    }
-                } catch (RuntimeException e) {
-                    // the container rolls the transaction back: a failed attempt for the message
-                    LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " failed; the delivery is rolled back", e);
-                } finally {
-                    endpoint.afterDelivery();
-                }
-            } catch (ResourceException | NoSuchMethodException e) {
-                LOG.log(Level.WARNING, "Aqueduct: delivery from " + queue + " failed", e);
+                return transacted ? deliverInTransaction(endpoint, options) : deliverLocally(endpoint, options);
             } finally {
                 endpoint.release();
+            }
+        }
+
+        /** The dequeue and the MDB's work in the container's XA transaction, begun by beforeDelivery. */
+        private boolean deliverInTransaction(MessageEndpoint endpoint, DequeueOptions options) {
+            boolean delivered = false;
+            try {
+                endpoint.beforeDelivery(ON_MESSAGE);
+            } catch (NoSuchMethodException | ResourceException e) {
+                LOG.log(Level.WARNING, "Aqueduct: delivery from " + queue + " could not begin", e);
+                pause(500);
+                return false;
+            }
+            try {
+                Message m = dequeue(options);
+                if (m != null) {
+                    delivered = true;
+                    try {
+                        ((AqMessageListener) endpoint).onMessage(m);
+                    } catch (RuntimeException e) {
+                        // a system exception: the container marks the transaction rollback-only and
+                        // afterDelivery rolls it back, a failed attempt for the message
+                        LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " failed on " + m.id()
+                                + "; the delivery is rolled back", e);
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Aqueduct: dequeue from " + queue + " failed; the delivery is rolled back", e);
+            } finally {
+                try {
+                    endpoint.afterDelivery();
+                } catch (ResourceException | RuntimeException e) {
+                    LOG.log(Level.FINE, "Aqueduct: the delivery transaction for " + queue + " did not commit", e);
+                }
+            }
+            return delivered;
+        }
+
+        /** The MDB is not transacted (bean-managed or NOT_SUPPORTED): the session's own transaction. */
+        private boolean deliverLocally(MessageEndpoint endpoint, DequeueOptions options) {
+            Message m;
+            try {
+                m = dequeue(options);
+            } catch (RuntimeException e) {
+                session.rollback();
+                throw e;
+            }
+            if (m == null) {
+                session.rollback();
+                return false;
+            }
+            try {
+                ((AqMessageListener) endpoint).onMessage(m);
+            } catch (RuntimeException e) {
+                session.rollback(); // a failed attempt
+                return true;
+            }
+            session.commit();
+            return true;
+        }
+
+        private Message dequeue(DequeueOptions options) {
+            try {
+                return session.dequeue(queue, options);
+            } catch (AqException e) {
+                if (e.errorCode() == AqError.NO_MESSAGE) {
+                    return null; // another worker took it first
+                }
+                throw e;
             }
         }
 
@@ -195,6 +257,14 @@ public final class DeliveryActivation {
         public void release() {
             running = false;
             wakeQueue();
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -62,7 +62,10 @@ public final class AqManagedConnection implements ManagedConnection {
     }
 
     @Override
-    public Object getConnection(Subject subject, ConnectionRequestInfo info) {
+    public Object getConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
+        if (destroyed) {
+            throw new jakarta.resource.spi.IllegalStateException("This Aqueduct managed connection is destroyed.");
+        }
         AqSessionHandle h = new AqSessionHandle(this);
         handles.add(h);
         return h;
@@ -131,13 +134,21 @@ public final class AqManagedConnection implements ManagedConnection {
 
     /** Back to the pool: the handles are invalid, the next user starts at the head of every queue. */
     @Override
-    public void cleanup() {
+    public void cleanup() throws ResourceException {
         for (AqSessionHandle h : handles) {
             h.invalidate();
         }
         handles.clear();
-        session.rollbackLocalWork();
-        session.resetPositions();
+        if (destroyed && broken) {
+            return;
+        }
+        try {
+            session.rollbackLocalWork();
+            session.resetPositions();
+        } catch (RuntimeException e) {
+            broken = true;
+            throw new ResourceException("Aqueduct could not clean up a queue session: " + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -146,7 +157,13 @@ public final class AqManagedConnection implements ManagedConnection {
             return;
         }
         destroyed = true;
-        cleanup();
+        try {
+            cleanup();
+        } catch (ResourceException e) {
+            if (logWriter != null) {
+                logWriter.println("Aqueduct: cleaning up a destroyed session failed: " + e);
+            }
+        }
         try {
             session.close();
         } catch (RuntimeException e) {
@@ -170,7 +187,7 @@ public final class AqManagedConnection implements ManagedConnection {
     @Override
     public synchronized XAResource getXAResource() {
         if (xaResource == null) {
-            xaResource = session.xaResource();
+            xaResource = new io.aqueduct.connector.xa.BranchXaResource(session.xaResource());
         }
         return xaResource;
     }

@@ -48,7 +48,12 @@ public class AqManagedConnectionFactory implements ManagedConnectionFactory, Res
     @Override
     public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
         String sessionUser = userOf(info);
-        return new AqManagedConnection(this, resourceAdapter().engine().openSession(sessionUser), sessionUser);
+        try {
+            return new AqManagedConnection(this, resourceAdapter().engine().openSession(sessionUser), sessionUser);
+        } catch (RuntimeException e) {
+            throw new jakarta.resource.spi.ResourceAllocationException("Aqueduct could not open a queue session: "
+                    + e.getMessage(), e);
+        }
     }
 
     String userOf(ConnectionRequestInfo info) {
@@ -63,7 +68,7 @@ public class AqManagedConnectionFactory implements ManagedConnectionFactory, Res
     public ManagedConnection matchManagedConnections(Set candidates, Subject subject, ConnectionRequestInfo info) {
         String wanted = userOf(info);
         for (Object o : candidates) {
-            if (o instanceof AqManagedConnection mc && mc.factory() == this && mc.user().equals(wanted) && mc.usable()) {
+            if (o instanceof AqManagedConnection mc && this.equals(mc.factory()) && mc.user().equals(wanted) && mc.usable()) {
                 return mc;
             }
         }

@@ -86,6 +86,11 @@ public final class AqSessionHandle implements QueueSession {
     }
 
     @Override
+    public io.aqueduct.api.Agent listen(List<io.aqueduct.api.Agent> agents, long waitSeconds) {
+        return call(() -> owner.session().listen(agents, waitSeconds));
+    }
+
+    @Override
     public QueueAdmin admin() {
         return call(() -> owner.session().admin());
     }

@@ -1,0 +1,86 @@
+package io.aqueduct.samples.booksonline;
+
+import io.aqueduct.api.AqConnectionFactory;
+import io.aqueduct.api.Message;
+import io.aqueduct.api.MessageId;
+import io.aqueduct.api.MessageProperties;
+import io.aqueduct.api.QueueSession;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import javax.sql.DataSource;
+
+/**
+ * BooksOnLine's order entry: booking an order writes the order row (JDBC resource) and enqueues
+ * the booked order for shipping (Aqueduct connector resource) in one container transaction, so
+ * both happen or neither does. The message's priority is the shipping service's (FedEx first),
+ * its correlation the shipping region, so that a shipping site can consume its region only.
+ */
+@Stateless
+public class OrderEntry {
+    @Resource(lookup = BooksOnLine.QUEUE_SESSIONS)
+    private AqConnectionFactory queues;
+
+    @Resource(lookup = BooksOnLine.BOOKS_DB)
+    private DataSource books;
+
+    /** Books an order in the caller's transaction (or a new one). */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public MessageId bookOrder(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region) {
+        MessageId id;
+        try (QueueSession session = queues.openSession()) {
+            String json = "{\"orderId\":\"" + escape(orderId) + "\",\"customer\":\"" + escape(customer)
+                    + "\",\"shipping\":\"" + shipping + "\",\"region\":\"" + escape(region) + "\"}";
+            id = session.enqueue(BooksOnLine.BOOKED_ORDERS,
+                    Message.of(json, MessageProperties.create().priority(shipping.priority()).correlation(region)));
+        }
+        try (Connection c = books.getConnection();
+                PreparedStatement ps = c.prepareStatement("INSERT INTO BOOKED_ORDERS (ORDER_ID, CUSTOMER, SHIPPING, REGION,"
+                        + " MSGID, BOOKED_AT) VALUES (?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, orderId);
+            ps.setString(2, customer);
+            ps.setString(3, shipping.name());
+            ps.setString(4, region);
+            ps.setString(5, id.toString());
+            ps.setTimestamp(6, Timestamp.from(Instant.now()));
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Order " + orderId + " could not be booked: " + e.getMessage(), e);
+        }
+        return id;
+    }
+
+    /** Is the order booked (committed)? */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public boolean isBooked(String orderId) {
+        return exists("SELECT 1 FROM BOOKED_ORDERS WHERE ORDER_ID = ?", orderId);
+    }
+
+    /** Has the Shipping MDB shipped the order (committed)? */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public boolean isShipped(String orderId) {
+        return exists("SELECT 1 FROM SHIPMENTS WHERE ORDER_ID = ?", orderId);
+    }
+
+    private boolean exists(String sql, String orderId) {
+        try (Connection c = books.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, orderId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}

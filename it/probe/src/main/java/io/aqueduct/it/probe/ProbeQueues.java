@@ -1,0 +1,22 @@
+package io.aqueduct.it.probe;
+
+/**
+ * The queues of the probe MDBs. The tests create them through the adapter's queueDefinitions
+ * (the system property aqueduct.queueDefinitions of the embedded server), e.g.
+ * {@code table IT.IT_QTAB payload=TEXT; queue IT.FLAKY_Q table=IT.IT_QTAB max_retries=2 retry_delay=2; ...}.
+ */
+public final class ProbeQueues {
+    public static final String RA = "aqueduct-booksonline#aqueduct-rar";
+    public static final String FLAKY = "IT.FLAKY_Q";
+    public static final String ROLLBACK_ONLY = "IT.RBONLY_Q";
+    public static final String EXCEPTIONS = "IT.IT_EXCEPTIONS";
+    public static final String DRAIN = "IT.DRAIN_Q";
+    public static final String DELAY = "IT.DELAY_Q";
+    public static final String BENCH1 = "IT.BENCH1_Q";
+    public static final String BENCH4 = "IT.BENCH4_Q";
+    /** No consumer: the EJB-enqueue benchmark's target. */
+    public static final String SINK = "IT.SINK_Q";
+
+    private ProbeQueues() {
+    }
+}

@@ -1,0 +1,126 @@
+package io.aqueduct.it.probe;
+
+import jakarta.ejb.EJB;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** What the client-mode tests call over HTTP: GET /probe/<op>?..., plain-text answers. */
+@WebServlet("/probe/*")
+public class ProbeServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+
+    @EJB
+    private ProbeBean probe;
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        resp.setContentType("text/plain;charset=UTF-8");
+        String op = req.getPathInfo() == null ? "" : req.getPathInfo().substring(1);
+        String out;
+        try {
+            out = handle(op, req);
+        } catch (RuntimeException e) {
+            StringWriter sw = new StringWriter();
+            e.printStackTrace(new PrintWriter(sw));
+            resp.setStatus(500);
+            out = "error=" + e + "\n" + sw;
+        }
+        resp.getWriter().print(out);
+    }
+
+    private String handle(String op, HttpServletRequest req) {
+        switch (op) {
+            case "book":
+                return "msgid=" + probe.book(req.getParameter("id"), req.getParameter("shipping"), req.getParameter("region"),
+                        Boolean.parseBoolean(req.getParameter("rollback")));
+            case "order": {
+                String id = req.getParameter("id");
+                return "booked=" + probe.isBooked(id) + "\nshipped=" + probe.isShipped(id);
+            }
+            case "enqueue": {
+                int count = intParam(req, "count", 1);
+                String text = req.getParameter("text") == null ? "" : req.getParameter("text");
+                int size = intParam(req, "size", 0);
+                if (size > 0) {
+                    text = text + "x".repeat(Math.max(0, size - text.length()));
+                }
+                List<String> texts = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    texts.add(text);
+                }
+                List<String> ids = probe.enqueue(req.getParameter("queue"), texts, intParam(req, "delay", 0),
+                        req.getParameter("correlation"), req.getParameter("exceptionQueue"),
+                        Boolean.parseBoolean(req.getParameter("rollback")));
+                return "count=" + ids.size() + "\nids=" + (ids.size() <= 20 ? String.join(",", ids) : "")
+                        + "\nenqueuedAt=" + System.currentTimeMillis();
+            }
+            case "enqueue-each": {
+                // the EJB-enqueue benchmark: n container transactions, one message each
+                int n = intParam(req, "n", 1);
+                String text = "x".repeat(intParam(req, "size", 1024));
+                String queue = req.getParameter("queue");
+                long t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) {
+                    probe.enqueueOne(queue, text);
+                }
+                return "n=" + n + "\nnanos=" + (System.nanoTime() - t0);
+            }
+            case "attempts": {
+                List<Long> a = Recorder.ATTEMPTS.getOrDefault(req.getParameter("id"), List.of());
+                StringBuilder sb = new StringBuilder();
+                for (Long t : a) {
+                    sb.append(sb.length() == 0 ? "" : ",").append(t);
+                }
+                return "attempts=" + sb;
+            }
+            case "deliveries": {
+                String queue = req.getParameter("queue");
+                Map<String, AtomicInteger> d = Recorder.DELIVERIES.getOrDefault(queue, Map.of());
+                long duplicates = d.values().stream().filter(c -> c.get() > 1).count();
+                long total = d.values().stream().mapToLong(AtomicInteger::get).sum();
+                AtomicInteger max = Recorder.MAX_IN_FLIGHT.get(queue);
+                long first = Long.MAX_VALUE;
+                long last = 0;
+                for (String id : d.keySet()) {
+                    Long t = Recorder.RECEIVED_AT.get(id);
+                    if (t != null) {
+                        first = Math.min(first, t);
+                        last = Math.max(last, t);
+                    }
+                }
+                return "messages=" + d.size() + "\ndeliveries=" + total + "\nduplicates=" + duplicates
+                        + "\nmaxInFlight=" + (max == null ? 0 : max.get()) + "\nfirst=" + (last == 0 ? 0 : first) + "\nlast=" + last
+                        + "\nnow=" + System.currentTimeMillis();
+            }
+            case "received": {
+                Long t = Recorder.RECEIVED_AT.get(req.getParameter("id"));
+                return "receivedAt=" + (t == null ? -1 : t);
+            }
+            case "dequeue": {
+                String m = probe.dequeue(req.getParameter("queue"), req.getParameter("id"));
+                return m == null ? "none" : "message=" + m;
+            }
+            case "reset":
+                Recorder.reset(req.getParameter("queue"));
+                return "ok";
+            case "now":
+                return "now=" + System.currentTimeMillis();
+            default:
+                throw new IllegalArgumentException("unknown probe operation '" + op + "'");
+        }
+    }
+
+    private static int intParam(HttpServletRequest req, String name, int dflt) {
+        String v = req.getParameter(name);
+        return v == null || v.isBlank() ? dflt : Integer.parseInt(v);
+    }
+}

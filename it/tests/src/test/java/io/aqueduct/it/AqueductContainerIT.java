@@ -1,0 +1,164 @@
+package io.aqueduct.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The real BooksOnLine EAR (resource adapter + sample EJBs + application-scoped connector and JDBC
+ * resources), with the probe WAR added, in embedded Payara. Client mode: the tests drive the probe
+ * over HTTP, so the application's classes load as they would on a server.
+ */
+@ExtendWith(ArquillianExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AqueductContainerIT {
+    static final Path DEPLOYMENTS = Path.of(System.getProperty("it.deployments", "target/deployments"));
+    static final Probe PROBE = new Probe(Integer.getInteger("it.http.port", 18181));
+    static final long RETRY_DELAY_MS = 2_000; // IT.FLAKY_Q and IT.RBONLY_Q: retry_delay=2
+    static final int MAX_RETRIES = 2;
+
+    @Deployment(name = "booksonline", testable = false, order = 1)
+    static EnterpriseArchive booksOnLine() { // also the benchmark's deployment
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class,
+                DEPLOYMENTS.resolve("aqueduct-booksonline.ear").toFile());
+        ear.addAsModule(ShrinkWrap.createFromZipFile(WebArchive.class, DEPLOYMENTS.resolve("aqueduct-probe.war").toFile()));
+        return ear;
+    }
+
+    // ------------------------------------------------------------------ outbound: EJB enqueue + JDBC row
+
+    @Test
+    @Order(1)
+    void committedBookingIsStoredAndShipped() {
+        Map<String, String> r = PROBE.call("book", "id", "o-commit-1", "shipping", "FEDEX", "region", "WESTERN");
+        assertThat(r.get("msgid")).isNotBlank();
+        assertThat(PROBE.call("order", "id", "o-commit-1")).containsEntry("booked", "true");
+        Probe.await("the Shipping MDB to ship o-commit-1", Duration.ofSeconds(30),
+                () -> "true".equals(PROBE.call("order", "id", "o-commit-1").get("shipped")));
+    }
+
+    @Test
+    @Order(2)
+    void rolledBackBookingLeavesNeitherRowNorMessage() {
+        Map<String, String> r = PROBE.call("book", "id", "o-rollback-1", "shipping", "GROUND", "region", "EASTERN",
+                "rollback", "true");
+        String msgid = r.get("msgid");
+        assertThat(msgid).isNotBlank();
+        // a booking committed after the rolled-back one is shipped: the queue is flowing
+        PROBE.call("book", "id", "o-commit-2", "shipping", "GROUND", "region", "EASTERN");
+        Probe.await("the Shipping MDB to ship o-commit-2", Duration.ofSeconds(30),
+                () -> "true".equals(PROBE.call("order", "id", "o-commit-2").get("shipped")));
+        Probe.sleep(1_000);
+        assertThat(PROBE.call("order", "id", "o-rollback-1")).containsEntry("booked", "false").containsEntry("shipped", "false");
+        assertThat(PROBE.call("dequeue", "queue", "OE.OE_BOOKEDORDERS_QUE", "id", msgid)).containsKey("none");
+    }
+
+    @Test
+    @Order(3)
+    void enqueueInRolledBackTransactionIsNeverDelivered() {
+        String rolledBack = PROBE.call("enqueue", "queue", "IT.DELAY_Q", "text", "rolled back", "rollback", "true").get("ids");
+        String committed = PROBE.call("enqueue", "queue", "IT.DELAY_Q", "text", "committed").get("ids");
+        Probe.await("delivery of the committed message", Duration.ofSeconds(30),
+                () -> !"-1".equals(PROBE.call("received", "id", committed).get("receivedAt")));
+        Probe.sleep(1_000);
+        assertThat(PROBE.call("received", "id", rolledBack)).containsEntry("receivedAt", "-1");
+        assertThat(PROBE.call("dequeue", "queue", "IT.DELAY_Q", "id", rolledBack)).containsKey("none");
+    }
+
+    // ------------------------------------------------------------------ inbound: retries and the exception queue
+
+    @Test
+    @Order(10)
+    void throwingMdbIsRetriedAfterTheRetryDelayThenExceptionQueued() {
+        retriesThenExceptionQueue("IT.FLAKY_Q");
+    }
+
+    @Test
+    @Order(11)
+    void rollbackOnlyMdbIsRetriedAfterTheRetryDelayThenExceptionQueued() {
+        retriesThenExceptionQueue("IT.RBONLY_Q");
+    }
+
+    private void retriesThenExceptionQueue(String queue) {
+        String twice = PROBE.call("enqueue", "queue", queue, "text", "fail=2", "exceptionQueue", "IT.IT_EXCEPTIONS").get("ids");
+        String always = PROBE.call("enqueue", "queue", queue, "text", "fail=always", "exceptionQueue", "IT.IT_EXCEPTIONS")
+                .get("ids");
+
+        // fails twice, then succeeds on the third attempt, each retry after the retry delay
+        Probe.await("three attempts of " + twice, Duration.ofSeconds(30), () -> attempts(twice).size() >= 3);
+        List<Long> t = attempts(twice);
+        assertThat(t).hasSize(3);
+        assertThat(t.get(1) - t.get(0)).as("gap between attempts 1 and 2 (ms)").isGreaterThanOrEqualTo(RETRY_DELAY_MS);
+        assertThat(t.get(2) - t.get(1)).as("gap between attempts 2 and 3 (ms)").isGreaterThanOrEqualTo(RETRY_DELAY_MS);
+
+        // fails every time: max_retries + 1 attempts, then the exception queue
+        Probe.await(always + " in the exception queue", Duration.ofSeconds(30),
+                () -> attempts(always).size() >= MAX_RETRIES + 1);
+        Probe.sleep(RETRY_DELAY_MS + 1_000);
+        List<Long> a = attempts(always);
+        assertThat(a).as("attempts of a message that always fails").hasSize(MAX_RETRIES + 1);
+        for (int i = 1; i < a.size(); i++) {
+            assertThat(a.get(i) - a.get(i - 1)).as("gap before attempt " + (i + 1)).isGreaterThanOrEqualTo(RETRY_DELAY_MS);
+        }
+        Map<String, String> moved = PROBE.call("dequeue", "queue", "IT.IT_EXCEPTIONS", "id", always);
+        assertThat(moved.get("message")).as("the message in the exception queue").startsWith("fail=always");
+        assertThat(PROBE.call("dequeue", "queue", queue, "id", always)).containsKey("none");
+    }
+
+    private static List<Long> attempts(String msgid) {
+        String v = PROBE.call("attempts", "id", msgid).get("attempts");
+        List<Long> out = new ArrayList<>();
+        if (v != null && !v.isBlank()) {
+            for (String s : v.split(",")) {
+                out.add(Long.parseLong(s));
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ concurrency and time
+
+    @Test
+    @Order(20)
+    void fourSessionsDrainTwoThousandMessagesExactlyOnce() {
+        PROBE.call("reset", "queue", "IT.DRAIN_Q");
+        for (int i = 0; i < 4; i++) {
+            assertThat(PROBE.call("enqueue", "queue", "IT.DRAIN_Q", "count", "500", "text", "drain"))
+                    .containsEntry("count", "500");
+        }
+        Probe.await("2,000 deliveries", Duration.ofSeconds(180),
+                () -> Integer.parseInt(PROBE.call("deliveries", "queue", "IT.DRAIN_Q").get("deliveries")) >= 2000);
+        Probe.sleep(1_000);
+        Map<String, String> d = PROBE.call("deliveries", "queue", "IT.DRAIN_Q");
+        assertThat(d).containsEntry("messages", "2000").containsEntry("deliveries", "2000").containsEntry("duplicates", "0");
+        assertThat(Integer.parseInt(d.get("maxInFlight"))).as("deliveries in progress at once").isGreaterThan(1);
+    }
+
+    @Test
+    @Order(21)
+    void delayedMessageArrivesAfterItsDelayNotBefore() {
+        Map<String, String> r = PROBE.call("enqueue", "queue", "IT.DELAY_Q", "text", "later", "delay", "3");
+        String id = r.get("ids");
+        long enqueuedAt = Long.parseLong(r.get("enqueuedAt"));
+        Probe.sleep(1_500);
+        assertThat(PROBE.call("received", "id", id)).as("before the delay").containsEntry("receivedAt", "-1");
+        Probe.await("the delayed message", Duration.ofSeconds(30),
+                () -> !"-1".equals(PROBE.call("received", "id", id).get("receivedAt")));
+        long receivedAt = Long.parseLong(PROBE.call("received", "id", id).get("receivedAt"));
+        assertThat(receivedAt - enqueuedAt).as("ms from enqueue to delivery").isGreaterThanOrEqualTo(3_000);
+    }
+}

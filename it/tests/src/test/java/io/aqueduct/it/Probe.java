@@ -1,0 +1,73 @@
+package io.aqueduct.it;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/** The test side of the probe WAR: GET /aqueduct-probe/probe/<op>?k=v..., answers parsed as k=v lines. */
+final class Probe {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final String base;
+
+    Probe(int port) {
+        this.base = "http://localhost:" + port + "/aqueduct-probe/probe/";
+    }
+
+    Map<String, String> call(String op, String... keyValues) {
+        StringBuilder q = new StringBuilder();
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            q.append(q.length() == 0 ? "?" : "&").append(keyValues[i]).append('=')
+                    .append(URLEncoder.encode(keyValues[i + 1], StandardCharsets.UTF_8));
+        }
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + op + q)).timeout(Duration.ofMinutes(5)).GET().build();
+        HttpResponse<String> resp;
+        try {
+            resp = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("probe " + op + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        if (resp.statusCode() != 200) {
+            throw new IllegalStateException("probe " + op + q + " answered " + resp.statusCode() + ":\n" + resp.body());
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String line : resp.body().split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                out.put(line.substring(0, eq), line.substring(eq + 1));
+            } else if (!line.isBlank()) {
+                out.put(line.trim(), "");
+            }
+        }
+        return out;
+    }
+
+    static void await(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+            }
+            sleep(100);
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
