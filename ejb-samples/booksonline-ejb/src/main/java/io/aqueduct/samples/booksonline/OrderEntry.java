@@ -57,6 +57,13 @@ public class OrderEntry {
         return id;
     }
 
+    /** Books an order, then fails before the transaction ends: neither the message nor the row exists. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public MessageId bookOrderThenFail(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region) {
+        bookOrder(orderId, customer, shipping, region);
+        throw new IllegalStateException("order " + orderId + " was cancelled before its transaction committed");
+    }
+
     /** Is the order booked (committed)? */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public boolean isBooked(String orderId) {

@@ -50,7 +50,13 @@ public class Shipping implements AqMessageListener {
         } catch (SQLException e) {
             throw new IllegalStateException("Order " + orderId + " could not be shipped: " + e.getMessage(), e);
         }
-        LOG.fine(() -> "shipped order " + orderId + " (" + shipping + ", priority " + message.properties().priority()
-                + ", region " + message.properties().correlation() + ")");
+        String shipped = "MDB Shipping received message " + message.id() + ": shipped order " + orderId + " (" + shipping
+                + ", priority " + message.properties().priority() + ", region " + message.properties().correlation()
+                + ", attempt " + (message.properties().attempts() + 1) + ")";
+        if (Boolean.getBoolean(SampleTour.PROPERTY)) {
+            SampleTour.say(shipped);
+        } else {
+            LOG.fine(shipped);
+        }
     }
 }

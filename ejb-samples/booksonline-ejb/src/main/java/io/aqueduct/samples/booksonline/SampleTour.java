@@ -1,0 +1,81 @@
+package io.aqueduct.samples.booksonline;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import java.util.List;
+
+/**
+ * A guided tour of BooksOnLine for the README's run command: when the system property
+ * {@value #PROPERTY} is set, it books orders in committed container transactions and one in a
+ * rolled-back transaction, prints what the EJB enqueued, waits until the Shipping MDB has shipped
+ * the committed ones, and sets {@value #DONE} when it is finished. Without the property it does
+ * nothing.
+ */
+@Singleton
+@Startup
+public class SampleTour {
+    public static final String PROPERTY = "aqueduct.sample.tour";
+    public static final String DONE = "aqueduct.sample.tour.done";
+
+    @Resource
+    private TimerService timers;
+
+    @EJB
+    private OrderEntry orders;
+
+    @PostConstruct
+    void schedule() {
+        if (Boolean.getBoolean(PROPERTY)) {
+            // not in the startup transaction: each booking has a container transaction of its own
+            timers.createSingleActionTimer(500, new TimerConfig("booksonline-tour", false));
+        }
+    }
+
+    @Timeout
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    void run() {
+        try {
+            record Order(String id, String customer, BooksOnLine.ShippingPriority shipping, String region) {
+            }
+            List<Order> booked = List.of(new Order("1001", "ACME Corp.", BooksOnLine.ShippingPriority.GROUND, "WESTERN"),
+                    new Order("1002", "Initech", BooksOnLine.ShippingPriority.FEDEX, "EASTERN"),
+                    new Order("1003", "Globex", BooksOnLine.ShippingPriority.AIR, "INTERNATIONAL"));
+            for (Order o : booked) {
+                var id = orders.bookOrder(o.id(), o.customer(), o.shipping(), o.region());
+                say("EJB OrderEntry committed order " + o.id() + " for " + o.customer() + " (" + o.shipping() + ", priority "
+                        + o.shipping().priority() + ", region " + o.region() + "): enqueued message " + id + " and the order row");
+            }
+            try {
+                orders.bookOrderThenFail("1004", "Umbrella", BooksOnLine.ShippingPriority.FEDEX, "EASTERN");
+            } catch (EJBException expected) {
+                say("EJB OrderEntry rolled back order 1004: its message and its order row never existed");
+            }
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (System.currentTimeMillis() < deadline
+                    && !booked.stream().allMatch(o -> orders.isShipped(o.id()))) {
+                Thread.sleep(200); // a demo watching the MDB from outside; the engine itself never polls
+            }
+            for (Order o : booked) {
+                say("order " + o.id() + (orders.isShipped(o.id()) ? " shipped" : " NOT shipped within 60 s"));
+            }
+            say("order 1004 " + (orders.isBooked("1004") || orders.isShipped("1004") ? "EXISTS (unexpected)" : "was never booked nor shipped"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            System.setProperty(DONE, "true");
+        }
+    }
+
+    static void say(String line) {
+        System.out.println("[BooksOnLine] " + line);
+    }
+}
