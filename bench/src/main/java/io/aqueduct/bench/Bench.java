@@ -45,6 +45,11 @@ import java.util.stream.Stream;
 public final class Bench {
     static final String STORE = "derby";
     static final String AQUEDUCT_CLASS = "io.aqueduct.bench.aqueduct.AqueductSystem";
+    /**
+     * Scenarios that do not fit the enqueue / dequeue mould of {@link QueueSystem}: they print their
+     * own BENCH lines. Loaded by name (the aqueduct package is compiled only with the engine).
+     */
+    static final List<String> EXTRA_CLASSES = List.of("io.aqueduct.bench.aqueduct.SubscribersBench");
     static final int BATCH = 100;
 
     private final double phaseSeconds = Double.parseDouble(System.getProperty("bench.seconds", "4"));
@@ -65,6 +70,18 @@ public final class Bench {
     }
 
     record CaseDef(String name, CaseBody body) {
+    }
+
+    /** A scenario with a BENCH line of its own (see {@link #EXTRA_CLASSES}). */
+    public interface Extra {
+        /** Its keys {@code <system>/<store>/<case>}, matched against the filter. */
+        List<String> scenarios();
+
+        /**
+         * Runs the chosen scenarios (a subset of {@link #scenarios()}), each in a fresh directory
+         * under {@code base}, printing {@code # run} and BENCH lines; false when a run failed.
+         */
+        boolean run(List<String> chosen, Path base, double phaseSeconds, int rounds) throws Exception;
     }
 
     /** One run of one case on one system. */
@@ -156,6 +173,27 @@ public final class Bench {
             }
             report(c, chosen, results);
         }
+        for (String name : EXTRA_CLASSES) {
+            Extra extra = extra(name);
+            if (extra == null) {
+                continue;
+            }
+            List<String> chosen = extra.scenarios().stream().filter(k -> filter.matcher(k).find()).toList();
+            if (chosen.isEmpty()) {
+                continue;
+            }
+            ranAny = true;
+            try {
+                if (!extra.run(chosen, base, phaseSeconds, rounds)) {
+                    failed = true;
+                }
+            } catch (Exception e) {
+                failed = true;
+                System.out.println("# " + name + " FAILED: " + e);
+                e.printStackTrace(System.out);
+            }
+            System.out.flush();
+        }
         if (!ranAny) {
             System.out.println("# no scenario matches '" + filterText + "'");
         }
@@ -182,6 +220,17 @@ public final class Bench {
 
     static String key(String system, String caseName) {
         return system + "/" + STORE + "/" + caseName;
+    }
+
+    /** An extra scenario class, or null when it is not on the class path (built without the engine). */
+    private static Extra extra(String name) {
+        try {
+            return (Extra) Class.forName(name).getDeclaredConstructor().newInstance();
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot create " + name + ": " + e, e);
+        }
     }
 
     private static Supplier<QueueSystem> aqueductFactory() {
@@ -332,7 +381,12 @@ public final class Bench {
 
     /** Durable small writes per second on the temp disk right now (fdatasync of one 512-byte block). */
     private double fsyncRate() {
-        Path f = base.resolve("fsync-probe");
+        return fsyncRate(base);
+    }
+
+    /** As above, in {@code dir} (for the {@link Extra} scenarios). */
+    public static double fsyncRate(Path dir) {
+        Path f = dir.resolve("fsync-probe");
         ByteBuffer buf = ByteBuffer.allocate(512);
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             long t0 = System.nanoTime();
@@ -696,7 +750,7 @@ public final class Bench {
         return r;
     }
 
-    static void deleteTree(Path root) {
+    public static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

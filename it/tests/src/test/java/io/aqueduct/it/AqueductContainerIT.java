@@ -1,12 +1,15 @@
 package io.aqueduct.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -160,5 +163,69 @@ class AqueductContainerIT {
                 () -> !"-1".equals(PROBE.call("received", "id", id).get("receivedAt")));
         long receivedAt = Long.parseLong(PROBE.call("received", "id", id).get("receivedAt"));
         assertThat(receivedAt - enqueuedAt).as("ms from enqueue to delivery").isGreaterThanOrEqualTo(3_000);
+    }
+
+    // ------------------------------------------------------------------ multi-consumer queue: MDBs as named subscribers
+
+    static final String WEST = "IT.SHIP_Q/WEST_SHIPPING";
+    static final String EAST = "IT.SHIP_Q/EAST_SHIPPING";
+
+    /**
+     * IT.SHIP_Q has two subscribers (queue definitions in pom.xml): WEST_SHIPPING with the rule
+     * {@code corrid IN ('WESTERN', 'INTERNATIONAL')} and EAST_SHIPPING with {@code corrid IN ('EASTERN',
+     * 'INTERNATIONAL')}; the probe's ShippingMdbs consume as each.
+     */
+    @Test
+    @Order(30)
+    void mdbsAsNamedSubscribersReceiveWhatTheirRulesSelectExactlyOnce() {
+        PROBE.call("reset", "queue", WEST);
+        PROBE.call("reset", "queue", EAST);
+        List<String> western = enqueueShip("WESTERN", 3, false, null);
+        List<String> eastern = enqueueShip("EASTERN", 2, false, null);
+        List<String> international = enqueueShip("INTERNATIONAL", 2, false, null);
+        List<String> rolledBack = enqueueShip("INTERNATIONAL", 1, true, null);
+        // a recipient list overrides the rules: WESTERN, yet to EAST_SHIPPING only
+        List<String> toEastOnly = enqueueShip("WESTERN", 1, false, "EAST_SHIPPING");
+
+        TreeSet<String> westExpected = new TreeSet<>(western);
+        westExpected.addAll(international);
+        TreeSet<String> eastExpected = new TreeSet<>(eastern);
+        eastExpected.addAll(international);
+        eastExpected.addAll(toEastOnly);
+        Probe.await("5 deliveries to each subscriber's MDB", Duration.ofSeconds(30),
+                () -> delivered(WEST).size() >= westExpected.size() && delivered(EAST).size() >= eastExpected.size());
+        Probe.sleep(1_500); // anything extra (a duplicate, a message for the other subscriber) would show by now
+
+        for (String[] c : new String[][] {{WEST, "5"}, {EAST, "5"}}) {
+            assertThat(PROBE.call("deliveries", "queue", c[0])).as(c[0])
+                    .containsEntry("messages", c[1]).containsEntry("deliveries", c[1]).containsEntry("duplicates", "0");
+        }
+        assertThat(delivered(WEST)).as("what WEST_SHIPPING received").isEqualTo(westExpected);
+        assertThat(delivered(EAST)).as("what EAST_SHIPPING received").isEqualTo(eastExpected);
+        assertThat(delivered(WEST)).doesNotContainAnyElementsOf(rolledBack).doesNotContainAnyElementsOf(toEastOnly);
+        assertThat(delivered(EAST)).doesNotContainAnyElementsOf(rolledBack);
+
+        // no subscriber's rule selects it and no recipient list: refused at enqueue (AQ-24033), nothing delivered
+        assertThatThrownBy(() -> enqueueShip("NORTHERN", 1, false, null)).hasMessageContaining("No recipients");
+    }
+
+    private static List<String> enqueueShip(String correlation, int count, boolean rollback, String recipients) {
+        List<String> kv = new ArrayList<>(List.of("queue", "IT.SHIP_Q", "count", String.valueOf(count), "text",
+                correlation.toLowerCase(java.util.Locale.ROOT), "correlation", correlation, "rollback", String.valueOf(rollback)));
+        if (recipients != null) {
+            kv.addAll(List.of("recipients", recipients));
+        }
+        Map<String, String> r = PROBE.call("enqueue", kv.toArray(String[]::new));
+        assertThat(r).containsEntry("count", String.valueOf(count));
+        return Arrays.asList(r.get("ids").split(","));
+    }
+
+    private static TreeSet<String> delivered(String key) {
+        String ids = PROBE.call("deliveries", "queue", key, "ids", "true").get("ids");
+        TreeSet<String> out = new TreeSet<>();
+        if (ids != null && !ids.isBlank()) {
+            out.addAll(Arrays.asList(ids.split(",")));
+        }
+        return out;
     }
 }

@@ -63,6 +63,16 @@ class BadActivationConfigIT {
                 + "</activation-config-property-value></activation-config-property>");
     }
 
+    @Deployment(name = "malformed-condition", managed = false, testable = false, order = 3)
+    static EnterpriseArchive malformedCondition() {
+        return badEar("aqueduct-bad-condition", "<activation-config-property><activation-config-property-name>queueName"
+                + "</activation-config-property-name><activation-config-property-value>IT.FLAKY_Q"
+                + "</activation-config-property-value></activation-config-property>"
+                + "<activation-config-property><activation-config-property-name>condition"
+                + "</activation-config-property-name><activation-config-property-value>priority = = 1"
+                + "</activation-config-property-value></activation-config-property>");
+    }
+
     // ------------------------------------------------------------------ bad activation configs fail the deployment
 
     @Test
@@ -77,6 +87,13 @@ class BadActivationConfigIT {
     void malformedActivationConfigFailsTheDeploymentNamingTheProperty() {
         String problem = deployExpectingFailure("malformed");
         assertThat(problem).contains("maxSessions");
+    }
+
+    @Test
+    @Order(92)
+    void malformedConditionFailsTheDeploymentNamingThePropertyAndThePosition() {
+        String problem = deployExpectingFailure("malformed-condition");
+        assertThat(problem).contains("condition").contains("position");
     }
 
     /** Deploys, expects a failure, and returns what the failure said (exception chain and server log). */

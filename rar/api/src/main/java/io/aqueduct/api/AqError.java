@@ -65,6 +65,20 @@ public final class AqError {
     public static final int MESSAGE_NOT_FOUND = 25263;
     /** A dequeue condition, subscriber rule or selector has errors (the message gives the position). */
     public static final int INVALID_EXPRESSION = 25448;
+    /** A transformation of that name already exists (ORA-24184). */
+    public static final int TRANSFORMATION_EXISTS = 24184;
+    /** No transformation of that name (ORA-24185). */
+    public static final int TRANSFORMATION_NOT_FOUND = 24185;
+    /**
+     * A payload, queue or transformation of the wrong type for a transformation: the payload is not
+     * of its source type, or its types do not fit the queue (ORA-24186).
+     */
+    public static final int TRANSFORMATION_WRONG_TYPE = 24186;
+    /**
+     * A transformation failed on a message: its function threw, or its result is not of the target
+     * type (ORA-25229, "error on transformation of message"); the cause says more.
+     */
+    public static final int TRANSFORMATION_FAILED = 25229;
     /** A name is not a valid identifier. */
     public static final int INVALID_NAME = 44003;
     /** The session is closed or in a state that forbids the call. */

@@ -1,6 +1,7 @@
 package io.aqueduct.api;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * AQ's administrative interface (DBMS_AQADM). Names are {@code [schema.]name}: letters, digits,
@@ -49,7 +50,55 @@ public interface QueueAdmin {
     /** Removes a subscriber; its pending messages become UNDELIVERABLE to it. */
     void removeSubscriber(String queue, Agent subscriber);
 
+    /**
+     * Adds a subscriber whose messages are transformed by {@code transformation} (null: none) when
+     * it receives them (AQ's ADD_SUBSCRIBER with a transformation). The transformation's source type
+     * must be the queue table's payload type (24186); unknown: 24185.
+     */
+    void addSubscriber(String queue, Agent subscriber, String rule, String transformation);
+
+    /** Changes a subscriber's rule and transformation (null: every message / none). */
+    void alterSubscriber(String queue, Agent subscriber, String rule, String transformation);
+
     List<SubscriberInfo> subscribers(String queue);
+
+    // ------------------------------------------------------------------ transformations (DBMS_TRANSFORM)
+
+    /**
+     * Creates a transformation computed by a function: {@code functionClass} names a
+     * {@link Transformer} class, loaded by name (missing or not a Transformer: 24097). Types are
+     * {@code RAW}, {@code TEXT}, {@code JSON}, {@code XML} or a Java class name (an OBJECT type).
+     * The name follows the queue naming rules; an existing name: 24184.
+     */
+    void createTransformation(String name, String fromType, String toType, String functionClass);
+
+    /**
+     * Creates a transformation computed attribute by attribute: each entry maps a target attribute
+     * (a JSON member, an XML child element of a root element named after the transformation, or a
+     * property / field of a new instance of the target class) to a value expression on the source,
+     * such as {@code source.user_data.orderno} (malformed: 25448). A TEXT or RAW target takes one
+     * attribute. The map may be empty and filled later with
+     * {@link #modifyTransformation(String, String, String)}.
+     */
+    void createTransformation(String name, String fromType, String toType, Map<String, String> attributeExpressions);
+
+    /** Replaces a transformation's definition with a function (types unchanged). */
+    void modifyTransformation(String name, String functionClass);
+
+    /** Replaces a transformation's definition with these attribute expressions (types unchanged). */
+    void modifyTransformation(String name, Map<String, String> attributeExpressions);
+
+    /**
+     * Sets (adds or replaces) one attribute's expression of an attribute transformation, as
+     * DBMS_TRANSFORM.MODIFY_TRANSFORMATION does per attribute; on a function transformation: 24097.
+     */
+    void modifyTransformation(String name, String attribute, String expression);
+
+    /** Drops a transformation; one a subscriber still uses is refused (24097). Unknown: 24185. */
+    void dropTransformation(String name);
+
+    /** All transformations, by qualified name. */
+    List<TransformationInfo> transformations();
 
     QueueTableInfo queueTable(String queueTable);
 

@@ -1,5 +1,13 @@
 package io.aqueduct.api;
 
-/** A subscriber of a multi-consumer queue and its rule (null: every message). */
-public record SubscriberInfo(Agent agent, String rule) {
+/**
+ * A subscriber of a multi-consumer queue, its rule (null: every message) and its transformation
+ * (the qualified name of the transformation applied to what it receives; null: none).
+ */
+public record SubscriberInfo(Agent agent, String rule, String transformation) {
+
+    /** A subscriber without a transformation. */
+    public SubscriberInfo(Agent agent, String rule) {
+        this(agent, rule, null);
+    }
 }

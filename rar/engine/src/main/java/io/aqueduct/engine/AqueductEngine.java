@@ -193,6 +193,10 @@ public final class AqueductEngine implements AutoCloseable {
 
     /** Loads queue tables and queues, fills the ready indexes; returns the highest message sequence. */
     private long loadCatalog() {
+        inOwnTransaction(c -> {
+            c.jdbc(conn -> io.aqueduct.engine.transform.Transformations.loadAll(conn).forEach(catalog::putTransformation));
+            return null;
+        });
         return inOwnTransaction(c -> c.work(em -> {
             for (QueueTableEntity t : em.createQuery("SELECT t FROM QueueTableEntity t", QueueTableEntity.class).getResultList()) {
                 catalog.putTable(tableMeta(t));
@@ -206,7 +210,7 @@ public final class AqueductEngine implements AutoCloseable {
                 if (q != null) {
                     List<Subscriber> subs = new java.util.ArrayList<>(q.subscribers());
                     subs.add(Subscriber.of(new io.aqueduct.api.Agent(sub.name, sub.address, sub.protocol),
-                            sub.rule == null ? null : Expression.parse(sub.rule)));
+                            sub.rule == null ? null : Expression.parse(sub.rule), sub.transformation));
                     q.subscribers(subs);
                 }
             }

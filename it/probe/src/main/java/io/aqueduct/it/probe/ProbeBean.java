@@ -1,5 +1,6 @@
 package io.aqueduct.it.probe;
 
+import io.aqueduct.api.Agent;
 import io.aqueduct.api.AqConnectionFactory;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.DequeueMode;
@@ -62,14 +63,20 @@ public class ProbeBean {
         return orderEntry.isShipped(orderId);
     }
 
-    /** Enqueues the texts in one transaction (array enqueue), committed or rolled back. */
+    /**
+     * Enqueues the texts in one transaction (array enqueue), committed or rolled back; with
+     * {@code recipients} (agent names, multi-consumer queues) each message goes to them only.
+     */
     public List<String> enqueue(String queue, List<String> texts, long delay, String correlation, String exceptionQueue,
-            boolean rollback) {
+            List<String> recipients, boolean rollback) {
         List<Message> messages = new ArrayList<>(texts.size());
         for (String t : texts) {
             MessageProperties p = MessageProperties.create().delay(delay).correlation(correlation);
             if (exceptionQueue != null) {
                 p.exceptionQueue(exceptionQueue);
+            }
+            if (recipients != null && !recipients.isEmpty()) {
+                p.recipients(recipients.stream().map(Agent::named).toList());
             }
             messages.add(Message.of(t, p));
         }

@@ -14,6 +14,14 @@ public final class ProbeQueues {
     public static final String DELAY = "IT.DELAY_Q";
     public static final String BENCH1 = "IT.BENCH1_Q";
     public static final String BENCH4 = "IT.BENCH4_Q";
+    /**
+     * A multi-consumer queue (table IT.IT_MC_QTAB, multiple_consumers=true) with two subscribers,
+     * added by the adapter's queue definitions: WEST_SHIPPING (rule: corrid WESTERN or
+     * INTERNATIONAL) and EAST_SHIPPING (rule: corrid EASTERN or INTERNATIONAL); one MDB consumes as each.
+     */
+    public static final String SHIP = "IT.SHIP_Q";
+    public static final String WEST = "WEST_SHIPPING";
+    public static final String EAST = "EAST_SHIPPING";
     /** No consumer: the EJB-enqueue benchmark's target. */
     public static final String SINK = "IT.SINK_Q";
 

@@ -59,6 +59,7 @@ public class ProbeServlet extends HttpServlet {
                 }
                 List<String> ids = probe.enqueue(req.getParameter("queue"), texts, intParam(req, "delay", 0),
                         req.getParameter("correlation"), req.getParameter("exceptionQueue"),
+                        req.getParameter("recipients") == null ? null : List.of(req.getParameter("recipients").split(",")),
                         Boolean.parseBoolean(req.getParameter("rollback")));
                 return "count=" + ids.size() + "\nids=" + (ids.size() <= 20 ? String.join(",", ids) : "")
                         + "\nenqueuedAt=" + System.currentTimeMillis();
@@ -99,7 +100,8 @@ public class ProbeServlet extends HttpServlet {
                 }
                 return "messages=" + d.size() + "\ndeliveries=" + total + "\nduplicates=" + duplicates
                         + "\nmaxInFlight=" + (max == null ? 0 : max.get()) + "\nfirst=" + (last == 0 ? 0 : first) + "\nlast=" + last
-                        + "\nnow=" + System.currentTimeMillis();
+                        + "\nnow=" + System.currentTimeMillis()
+                        + (Boolean.parseBoolean(req.getParameter("ids")) ? "\nids=" + String.join(",", new java.util.TreeSet<>(d.keySet())) : "");
             }
             case "received": {
                 Long t = Recorder.RECEIVED_AT.get(req.getParameter("id"));

@@ -32,6 +32,11 @@ public class AqActivationSpec implements ActivationSpec {
             + "Empty: every message.", defaultValue = "")
     private String correlation = "";
 
+    @ConfigProperty(description = "Dequeue condition: deliver only messages for which it is true, a SQL-WHERE-like "
+            + "expression on message properties and payload, e.g. tab.user_data.orderregion = 'WESTERN'. Empty: every message.",
+            defaultValue = "")
+    private String condition = "";
+
     @ConfigProperty(description = "Maximum number of messages delivered concurrently (one queue session each).",
             defaultValue = "1")
     private Integer maxSessions = 1;
@@ -64,6 +69,14 @@ public class AqActivationSpec implements ActivationSpec {
         if (correlation != null && correlation.getBytes(StandardCharsets.UTF_8).length > 128) {
             problems.add("correlation is longer than 128 bytes");
             bad.add(property("correlation"));
+        }
+        if (condition != null && !condition.isBlank()) {
+            try {
+                io.aqueduct.engine.expression.Expression.parse(condition);
+            } catch (io.aqueduct.api.AqException e) {
+                problems.add("condition '" + condition + "' is malformed: " + e.getMessage());
+                bad.add(property("condition"));
+            }
         }
         if (!problems.isEmpty()) {
             InvalidPropertyException e = new InvalidPropertyException("Invalid Aqueduct activation config: "
@@ -109,6 +122,14 @@ public class AqActivationSpec implements ActivationSpec {
         this.correlation = correlation;
     }
 
+    public String getCondition() {
+        return condition;
+    }
+
+    public void setCondition(String condition) {
+        this.condition = condition;
+    }
+
     public Integer getMaxSessions() {
         return maxSessions;
     }
@@ -138,6 +159,6 @@ public class AqActivationSpec implements ActivationSpec {
     @Override
     public String toString() {
         return "AqActivationSpec[queueName=" + queueName + ", consumerName=" + consumerName + ", correlation="
-                + correlation + ", maxSessions=" + maxSessions + "]";
+                + correlation + ", condition=" + condition + ", maxSessions=" + maxSessions + "]";
     }
 }

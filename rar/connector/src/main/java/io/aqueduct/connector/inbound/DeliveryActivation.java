@@ -49,6 +49,7 @@ public final class DeliveryActivation {
     private final String queue;
     private final String correlation;
     private final String consumer;
+    private final String condition;
     private volatile boolean running;
     private CountDownLatch workers;
 
@@ -61,6 +62,7 @@ public final class DeliveryActivation {
         this.queue = spec.getQueueName().trim();
         this.correlation = spec.blankToNull(spec.getCorrelation());
         this.consumer = spec.blankToNull(spec.getConsumerName());
+        this.condition = spec.blankToNull(spec.getCondition());
         checkQueue();
     }
 
@@ -134,7 +136,8 @@ public final class DeliveryActivation {
         public void run() {
             XAResource xa = new BranchXaResource(session.xaResource());
             DequeueOptions options = DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
-                    .waitSeconds(DequeueOptions.NO_WAIT).correlation(correlation).consumerName(consumer);
+                    .waitSeconds(DequeueOptions.NO_WAIT).correlation(correlation).consumerName(consumer)
+                    .condition(condition);
             try {
                 while (running && !engine.isClosed()) {
                     if (!session.awaitAvailable(queue, consumer, correlation, Long.MAX_VALUE, () -> !running)) {
@@ -143,8 +146,14 @@ public final class DeliveryActivation {
                     if (!running) {
                         break;
                     }
+                    long seen = session.queueVersion(queue);
                     if (!deliverOne(xa, options)) {
-                        pause(25); // another worker took it, or the MDB is unavailable: do not spin
+                        if (condition != null) {
+                            // nothing the condition accepts: wait for the queue to change, not for a timer
+                            session.awaitQueueChange(queue, seen, 60_000);
+                        } else {
+                            pause(25); // another worker took it, or the MDB is unavailable: do not spin
+                        }
                     }
                 }
             } catch (RuntimeException e) {

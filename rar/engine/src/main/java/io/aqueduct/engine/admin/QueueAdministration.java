@@ -25,8 +25,14 @@ import io.aqueduct.engine.store.QueueTableEntity;
 import jakarta.persistence.EntityManager;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
+import io.aqueduct.api.TransformationInfo;
+import io.aqueduct.engine.transform.PayloadTypeName;
+import io.aqueduct.engine.transform.Transformation;
+import io.aqueduct.engine.transform.Transformations;
 
 /**
  * DBMS_AQADM for Aqueduct. Every operation checks its input against the catalog first, then
@@ -281,10 +287,16 @@ public final class QueueAdministration implements QueueAdmin {
     // ------------------------------------------------------------------ subscribers
 
     @Override
-    public synchronized void addSubscriber(String queue, Agent subscriber, String rule) {
+    public void addSubscriber(String queue, Agent subscriber, String rule) {
+        addSubscriber(queue, subscriber, rule, null);
+    }
+
+    @Override
+    public synchronized void addSubscriber(String queue, Agent subscriber, String rule, String transformation) {
         QueueRuntime q = subscribable(queue, subscriber);
         Expression parsed = rule(rule);
-        Subscriber s = Subscriber.of(subscriber, parsed);
+        String tname = subscriberTransformation(q, transformation);
+        Subscriber s = Subscriber.of(subscriber, parsed, tname);
         if (find(q, s.key()) != null) {
             throw new AqException(AqError.SUBSCRIBER_EXISTS, "Agent " + describe(subscriber) + " is already a subscriber of "
                     + q.meta().qualifiedName() + ".");
@@ -302,6 +314,7 @@ public final class QueueAdministration implements QueueAdmin {
             e.address = subscriber.address();
             e.protocol = subscriber.protocol();
             e.rule = rule;
+            e.transformation = tname;
             em.persist(e);
             return null;
         }));
@@ -310,17 +323,143 @@ public final class QueueAdministration implements QueueAdmin {
         q.subscribers(subs);
     }
 
+    /** Changes the rule only: the subscriber keeps its transformation. */
     @Override
     public synchronized void alterSubscriber(String queue, Agent subscriber, String rule) {
         QueueRuntime q = subscribable(queue, subscriber);
+        Subscriber existing = existing(q, subscriber);
+        alterSubscriber(queue, subscriber, rule, existing.transformation());
+    }
+
+    @Override
+    public synchronized void alterSubscriber(String queue, Agent subscriber, String rule, String transformation) {
+        QueueRuntime q = subscribable(queue, subscriber);
         Expression parsed = rule(rule);
         Subscriber existing = existing(q, subscriber);
-        engine.inOwnTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r"
-                + " WHERE s.queueId = :q AND s.consumer = :k").setParameter("r", rule).setParameter("q", q.meta().id())
+        String tname = subscriberTransformation(q, transformation);
+        engine.inOwnTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r,"
+                + " s.transformation = :t WHERE s.queueId = :q AND s.consumer = :k").setParameter("r", rule)
+                .setParameter("t", tname).setParameter("q", q.meta().id())
                 .setParameter("k", existing.key()).executeUpdate()));
         List<Subscriber> subs = new ArrayList<>(q.subscribers());
-        subs.replaceAll(s -> s.key().equals(existing.key()) ? new Subscriber(s.key(), s.agent(), parsed) : s);
+        subs.replaceAll(s -> s.key().equals(existing.key()) ? new Subscriber(s.key(), s.agent(), parsed, tname) : s);
         q.subscribers(subs);
+    }
+
+    /** The qualified name of a subscriber's transformation (null for none), checked against the queue. */
+    private String subscriberTransformation(QueueRuntime q, String transformation) {
+        if (transformation == null) {
+            return null;
+        }
+        Transformation t = Transformations.lookup(engine, transformation);
+        PayloadTypeName queueType = PayloadTypeName.of(q.meta().table());
+        if (!t.from().sameAs(queueType)) {
+            throw new AqException(AqError.TRANSFORMATION_WRONG_TYPE, "Transformation " + t.qualifiedName() + " takes "
+                    + t.from() + " payloads; queue " + q.meta().qualifiedName() + " holds " + queueType + ".");
+        }
+        return t.qualifiedName();
+    }
+
+    // ------------------------------------------------------------------ transformations
+
+    @Override
+    public synchronized void createTransformation(String name, String fromType, String toType, String functionClass) {
+        QualifiedName qn = QualifiedName.forCreate(name, engine.defaultSchema(), "transformation");
+        Transformation t = Transformation.function(qn.schema(), qn.name(), typeName(fromType, "source"),
+                typeName(toType, "target"), functionClass);
+        create(t);
+    }
+
+    @Override
+    public synchronized void createTransformation(String name, String fromType, String toType,
+            Map<String, String> attributeExpressions) {
+        QualifiedName qn = QualifiedName.forCreate(name, engine.defaultSchema(), "transformation");
+        Transformation t = Transformation.attributes(qn.schema(), qn.name(), typeName(fromType, "source"),
+                typeName(toType, "target"), attributeExpressions);
+        create(t);
+    }
+
+    private void create(Transformation t) {
+        if (engine.catalog().transformation(t.qualifiedName()) != null) {
+            throw new AqException(AqError.TRANSFORMATION_EXISTS, "Transformation " + t.qualifiedName() + " already exists.");
+        }
+        Transformations.checkStorable(t);
+        engine.inOwnTransaction(c -> {
+            c.jdbc(conn -> Transformations.insert(conn, t));
+            return null;
+        });
+        engine.catalog().putTransformation(t);
+    }
+
+    @Override
+    public synchronized void modifyTransformation(String name, String functionClass) {
+        Transformation old = Transformations.lookup(engine, name);
+        replace(Transformation.function(old.schema(), old.name(), old.from(), old.to(), functionClass));
+    }
+
+    @Override
+    public synchronized void modifyTransformation(String name, Map<String, String> attributeExpressions) {
+        Transformation old = Transformations.lookup(engine, name);
+        replace(Transformation.attributes(old.schema(), old.name(), old.from(), old.to(), attributeExpressions));
+    }
+
+    @Override
+    public synchronized void modifyTransformation(String name, String attribute, String expression) {
+        Transformation old = Transformations.lookup(engine, name);
+        if (old.functionClass() != null) {
+            throw new AqException(AqError.INVALID_VALUE, "Transformation " + old.qualifiedName() + " is computed by the"
+                    + " function " + old.functionClass() + ": replace it with a map of attribute expressions instead.");
+        }
+        Map<String, String> attributes = new LinkedHashMap<>(old.attributeTexts());
+        String key = attributes.keySet().stream().filter(a -> a.equalsIgnoreCase(attribute)).findFirst().orElse(attribute);
+        attributes.put(key, expression);
+        replace(Transformation.attributes(old.schema(), old.name(), old.from(), old.to(), attributes));
+    }
+
+    private void replace(Transformation t) {
+        Transformations.checkStorable(t);
+        engine.inOwnTransaction(c -> {
+            c.jdbc(conn -> Transformations.update(conn, t));
+            return null;
+        });
+        engine.catalog().putTransformation(t);
+    }
+
+    @Override
+    public synchronized void dropTransformation(String name) {
+        Transformation t = Transformations.lookup(engine, name);
+        List<String> users = new ArrayList<>();
+        for (QueueRuntime q : engine.catalog().queues()) {
+            for (Subscriber s : q.subscribers()) {
+                if (t.qualifiedName().equals(s.transformation())) {
+                    users.add(describe(s.agent()) + " of " + q.meta().qualifiedName());
+                }
+            }
+        }
+        if (!users.isEmpty()) {
+            throw new AqException(AqError.INVALID_VALUE, "Transformation " + t.qualifiedName() + " is used by subscriber(s) "
+                    + String.join(", ", users.stream().sorted().toList()) + ": alter or remove them first.");
+        }
+        engine.inOwnTransaction(c -> {
+            c.jdbc(conn -> Transformations.delete(conn, t));
+            return null;
+        });
+        engine.catalog().removeTransformation(t.qualifiedName());
+    }
+
+    @Override
+    public List<TransformationInfo> transformations() {
+        return engine.catalog().transformations().stream().sorted(Comparator.comparing(Transformation::qualifiedName))
+                .map(Transformation::info).toList();
+    }
+
+    private static PayloadTypeName typeName(String text, String what) {
+        PayloadTypeName t = PayloadTypeName.parse(text, what);
+        if (t.objectType() != null && t.objectType().length() > Transformation.MAX_TYPE_CHARS) {
+            throw new AqException(AqError.INVALID_VALUE, "A " + what + " type name has at most "
+                    + Transformation.MAX_TYPE_CHARS + " characters.");
+        }
+        return t;
     }
 
     /** Its pending messages become UNDELIVERABLE to it; not an error even with messages pending. */

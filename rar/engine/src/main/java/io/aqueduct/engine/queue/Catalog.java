@@ -12,6 +12,24 @@ public final class Catalog {
     private final Map<String, QueueRuntime> queues = new ConcurrentHashMap<>();
     private final Map<Long, QueueRuntime> queuesById = new ConcurrentHashMap<>();
     private final Listeners listeners = new Listeners();
+    private final Map<String, io.aqueduct.engine.transform.Transformation> transformations = new ConcurrentHashMap<>();
+
+    /** A transformation by qualified name, or null. */
+    public io.aqueduct.engine.transform.Transformation transformation(String qualifiedName) {
+        return transformations.get(qualifiedName);
+    }
+
+    public void putTransformation(io.aqueduct.engine.transform.Transformation t) {
+        transformations.put(t.qualifiedName(), t);
+    }
+
+    public void removeTransformation(String qualifiedName) {
+        transformations.remove(qualifiedName);
+    }
+
+    public Collection<io.aqueduct.engine.transform.Transformation> transformations() {
+        return transformations.values();
+    }
 
     /** LISTEN's waiters, woken by a change in any queue. */
     public Listeners listeners() {

@@ -10,14 +10,24 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * A consumer of a multi-consumer queue: a subscriber (with its rule) or a recipient named at
+ * A consumer of a multi-consumer queue: a subscriber (with its rule and transformation) or a recipient named at
  * enqueue. {@link #key} is what tells two consumers apart: the upper-case name for a local consumer,
  * with the address and protocol for a remote one.
  */
-public record Subscriber(String key, Agent agent, Expression rule) {
+public record Subscriber(String key, Agent agent, Expression rule, String transformation) {
+
+    /** A consumer without a transformation. */
+    public Subscriber(String key, Agent agent, Expression rule) {
+        this(key, agent, rule, null);
+    }
 
     public static Subscriber of(Agent agent, Expression rule) {
-        return new Subscriber(keyOf(agent), agent, rule);
+        return new Subscriber(keyOf(agent), agent, rule, null);
+    }
+
+    /** {@code transformation}: the qualified name of the transformation applied to what it receives, or null. */
+    public static Subscriber of(Agent agent, Expression rule, String transformation) {
+        return new Subscriber(keyOf(agent), agent, rule, transformation);
     }
 
     /** Local consumers (no address) dequeue by name; remote ones are served by propagation. */
@@ -26,7 +36,7 @@ public record Subscriber(String key, Agent agent, Expression rule) {
     }
 
     public SubscriberInfo info() {
-        return new SubscriberInfo(agent, rule == null ? null : rule.text());
+        return new SubscriberInfo(agent, rule == null ? null : rule.text(), transformation);
     }
 
     public static String keyOf(Agent agent) {

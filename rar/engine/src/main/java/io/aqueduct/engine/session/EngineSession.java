@@ -17,6 +17,9 @@ import io.aqueduct.api.Visibility;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.admin.QualifiedName;
 import io.aqueduct.engine.payload.PayloadCodec;
+import io.aqueduct.engine.transform.PayloadTypeName;
+import io.aqueduct.engine.transform.Transformation;
+import io.aqueduct.engine.transform.Transformations;
 import io.aqueduct.engine.queue.QueueMeta;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.ReadyEntry;
@@ -94,6 +97,15 @@ public final class EngineSession implements QueueSession {
         }
         QueueRuntime q = queueForEnqueue(queue);
         QueueMeta meta = q.meta();
+        Transformation transformation = enqueueTransformation(meta, opts.transformation());
+        if (transformation != null) {
+            // the payloads are transformed first: the queue table's type, the rules and the store see the result
+            List<Message> transformed = new ArrayList<>(messages.size());
+            for (Message m : messages) {
+                transformed.add(Message.of(transformation.apply(m.payload(), m.properties()), m.properties()));
+            }
+            messages = transformed;
+        }
         // validate everything before anything is written
         List<byte[]> payloads = new ArrayList<>(messages.size());
         List<QueueRuntime> exceptionQueues = new ArrayList<>(messages.size());
@@ -120,6 +132,62 @@ public final class EngineSession implements QueueSession {
             }
         }
         return insert(connection, transaction(), q, messages, payloads, exceptionQueues, consumers);
+    }
+
+    /** The enqueue option's transformation, checked against the queue table; null for none. */
+    private Transformation enqueueTransformation(QueueMeta meta, String name) {
+        if (name == null) {
+            return null;
+        }
+        Transformation t = Transformations.lookup(engine, name);
+        PayloadTypeName queueType = PayloadTypeName.of(meta.table());
+        if (t.to().type() != queueType.type()) {
+            throw new AqException(AqError.TRANSFORMATION_WRONG_TYPE, "Transformation " + t.qualifiedName() + " gives "
+                    + t.to() + " payloads; queue " + meta.qualifiedName() + " holds " + queueType + ".");
+        }
+        return t;
+    }
+
+    /**
+     * The transformations a dequeue applies, in order: the consumer's (a subscriber's
+     * transformation), then the dequeue option's; each must take what the one before gives.
+     */
+    private List<Transformation> dequeueTransformations(QueueRuntime q, String consumer, DequeueOptions opts) {
+        List<Transformation> chain = new ArrayList<>(2);
+        PayloadTypeName type = PayloadTypeName.of(q.meta().table());
+        if (consumer != null) {
+            for (Subscriber s : q.subscribers()) {
+                if (s.key().equals(consumer) && s.transformation() != null) {
+                    Transformation t = engine.catalog().transformation(s.transformation());
+                    if (t != null) {
+                        chain.add(t);
+                        type = t.to();
+                    }
+                    break;
+                }
+            }
+        }
+        if (opts.transformation() != null) {
+            Transformation t = Transformations.lookup(engine, opts.transformation());
+            if (!t.from().sameAs(type)) {
+                throw new AqException(AqError.TRANSFORMATION_WRONG_TYPE, "Transformation " + t.qualifiedName() + " takes "
+                        + t.from() + " payloads; what " + (chain.isEmpty() ? "queue " + q.meta().qualifiedName() + " holds"
+                        : "consumer " + opts.consumerName() + " receives") + " is " + type + ".");
+            }
+            chain.add(t);
+        }
+        return chain;
+    }
+
+    private static Message transformed(Message m, List<Transformation> chain) {
+        if (chain.isEmpty() || m.payload() == null) {
+            return m;
+        }
+        Object payload = m.payload();
+        for (Transformation t : chain) {
+            payload = t.apply(payload, m.properties());
+        }
+        return Message.dequeued(m.id(), m.properties(), payload);
     }
 
     private List<MessageId> insert(StoreConnection c, SessionTransaction tx, QueueRuntime q, List<Message> messages,
@@ -379,6 +447,7 @@ public final class EngineSession implements QueueSession {
     private Message dequeueOne(StoreConnection c, SessionTransaction tx, QueueRuntime q, DequeueOptions opts, Navigation navigation) {
         String consumer = q.meta().table().multipleConsumers() && !q.meta().isException() && opts.consumerName() != null
                 ? Subscriber.localKey(opts.consumerName()) : null;
+        List<Transformation> chain = dequeueTransformations(q, consumer, opts);
         Position pos = positions.computeIfAbsent(q.meta().id() + "/" + consumer, id -> new Position());
         if (navigation != Navigation.FIRST_MESSAGE && pos.last != null && !Objects.equals(pos.correlation, opts.correlation())) {
             throw new AqException(AqError.CORRELATION_CHANGED, "Cannot change the correlation from '" + pos.correlation
@@ -412,7 +481,7 @@ public final class EngineSession implements QueueSession {
                         engine.clock().millis()));
             }
             if (pick instanceof QueueRuntime.Found found) {
-                Message m = materialize(c, tx, q, found.entry(), opts.mode());
+                Message m = materialize(c, tx, q, found.entry(), opts.mode(), chain);
                 if (m == null) {
                     continue; // another node consumed it meanwhile; the index knows now
                 }
@@ -427,7 +496,7 @@ public final class EngineSession implements QueueSession {
             if (pick instanceof QueueRuntime.Nothing && msgid != null && opts.mode() == DequeueMode.BROWSE) {
                 Message retained = browseRetained(c, q, msgid);
                 if (retained != null) {
-                    return retained; // a processed message kept by retention can be browsed by its id
+                    return transformed(retained, chain); // a processed message kept by retention can be browsed by its id
                 }
             }
             if (pick instanceof QueueRuntime.Nothing && msgid != null && !exists(c, q, msgid)) {
@@ -584,7 +653,9 @@ public final class EngineSession implements QueueSession {
     }
 
     /** Reads (and, for REMOVE, consumes) the claimed message; null when it is no longer there. */
-    private Message materialize(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry e, DequeueMode mode) {
+    private Message materialize(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry e, DequeueMode mode,
+            List<Transformation> chain) {
+        AqException[] failed = new AqException[1]; // a failed transformation: nothing consumed, the message released
         QueueMeta meta = q.meta();
         boolean consume = mode == DequeueMode.REMOVE || mode == DequeueMode.REMOVE_NODATA;
         long now = engine.clock().millis();
@@ -602,9 +673,15 @@ public final class EngineSession implements QueueSession {
                     return null;
                 }
                 if (e.consumer != null) {
-                    return consumerPart(em, tx, meta, m, e, mode, now);
+                    return consumerPart(em, tx, meta, m, e, mode, now, chain, failed);
                 }
                 Message out = toMessage(meta, m, m.retryCount, mode != DequeueMode.REMOVE_NODATA);
+                try {
+                    out = transformed(out, chain);
+                } catch (AqException ex) {
+                    failed[0] = ex;
+                    return null;
+                }
                 if (consume) {
                     int changed;
                     if (retain) {
@@ -633,6 +710,12 @@ public final class EngineSession implements QueueSession {
             }
             throw ex;
         }
+        if (failed[0] != null) {
+            if (mode != DequeueMode.BROWSE) {
+                q.release(e, tx);
+            }
+            throw failed[0];
+        }
         if (message == null) {
             q.remove(e);
             return null;
@@ -653,12 +736,18 @@ public final class EngineSession implements QueueSession {
      * no consumer has it pending (the time manager sees to that after commit).
      */
     private Message consumerPart(jakarta.persistence.EntityManager em, SessionTransaction tx, QueueMeta meta, MessageEntity m,
-            ReadyEntry e, DequeueMode mode, long now) {
+            ReadyEntry e, DequeueMode mode, long now, List<Transformation> chain, AqException[] failed) {
         ConsumerStateEntity part = em.find(ConsumerStateEntity.class, ConsumerStateEntity.id(e.msgid, e.consumer));
         if (part == null || part.state != ConsumerStates.READY) {
             return null;
         }
         Message out = toMessage(meta, m, part.retryCount, mode != DequeueMode.REMOVE_NODATA);
+        try {
+            out = transformed(out, chain);
+        } catch (AqException ex) {
+            failed[0] = ex;
+            return null;
+        }
         if (mode == DequeueMode.REMOVE || mode == DequeueMode.REMOVE_NODATA) {
             int changed = em.createNamedQuery(ConsumerStateEntity.CONSUME)
                     .setParameter("processed", ConsumerStates.PROCESSED).setParameter("t", utc(now))
@@ -788,6 +877,23 @@ public final class EngineSession implements QueueSession {
     public void rollbackLocalWork() {
         if (!closed && xaBranch == null && current != null && !current.isEmpty()) {
             rollback();
+        }
+    }
+
+    /** The change count of a queue (see {@link #awaitQueueChange}). */
+    public long queueVersion(String queue) {
+        return resolve(queue).version();
+    }
+
+    /**
+     * Waits until the queue changes after {@code seen} (a message committed, released, expired...),
+     * or {@code millis} pass: a delivery whose condition matched nothing waits here instead of polling.
+     */
+    public void awaitQueueChange(String queue, long seen, long millis) {
+        try {
+            resolve(queue).awaitChange(seen, millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -135,6 +135,32 @@ public final class DerbyDialect implements Dialect {
                 s.execute("INSERT INTO AQ_SEQUENCE VALUES ('SUBSCRIBER', 0)");
             }
         }
+        if (!tableExists(c, "APP", "AQ_TRANSFORMATION")) {
+            try (Statement s = c.createStatement()) {
+                // DBMS_TRANSFORM's transformations: a function class, or the attribute expressions as a JSON object
+                s.execute("CREATE TABLE AQ_TRANSFORMATION (OWNER VARCHAR(30) NOT NULL, NAME VARCHAR(30) NOT NULL,"
+                        + " FROM_TYPE VARCHAR(256) NOT NULL, TO_TYPE VARCHAR(256) NOT NULL, FUNCTION_CLASS VARCHAR(256),"
+                        + " ATTRIBUTES CLOB(1M), PRIMARY KEY (OWNER, NAME))");
+            }
+        }
+        if (!columnExists(c, "APP", "AQ_SUBSCRIBER", "TRANSFORMATION")) {
+            try (Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE AQ_SUBSCRIBER ADD COLUMN TRANSFORMATION VARCHAR(61)");
+            }
+        }
+    }
+
+    private static boolean columnExists(Connection c, String schema, String table, String column) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSCOLUMNS K JOIN SYS.SYSTABLES T"
+                + " ON K.REFERENCEID = T.TABLEID JOIN SYS.SYSSCHEMAS S ON T.SCHEMAID = S.SCHEMAID"
+                + " WHERE S.SCHEMANAME = ? AND T.TABLENAME = ? AND K.COLUMNNAME = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            ps.setString(3, column);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     @Override

@@ -25,4 +25,7 @@ public class SubscriberEntity {
     public int protocol;
     @Column(name = "RULE_TEXT")
     public String rule;
+    /** The qualified name of the subscriber's transformation, or null. */
+    @Column(name = "TRANSFORMATION")
+    public String transformation;
 }
