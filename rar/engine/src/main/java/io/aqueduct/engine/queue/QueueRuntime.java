@@ -229,14 +229,24 @@ public final class QueueRuntime {
 
     /** A message became available (enqueue committed, delay or retry delay over, rollback). */
     public void add(ReadyEntry e) {
+        addAll(List.of(e));
+    }
+
+    /**
+     * Messages became available together (one transaction's enqueues, a group whose delay ended):
+     * a dequeuer sees all of them or none, so a transaction group is never seen half-there.
+     */
+    public void addAll(List<ReadyEntry> entries) {
         lock.lock();
         try {
-            Lane lane = lane(e.consumer);
-            ReadyEntry old = lane.byId.put(e.msgid, e);
-            if (old != null) {
-                lane.ready.remove(old);
+            for (ReadyEntry e : entries) {
+                Lane lane = lane(e.consumer);
+                ReadyEntry old = lane.byId.put(e.msgid, e);
+                if (old != null) {
+                    lane.ready.remove(old);
+                }
+                lane.ready.add(e);
             }
-            lane.ready.add(e);
             bump();
         } finally {
             lock.unlock();

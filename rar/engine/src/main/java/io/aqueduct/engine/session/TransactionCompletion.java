@@ -26,14 +26,16 @@ public final class TransactionCompletion {
     public static void afterCommit(AqueductEngine engine, SessionTransaction tx) {
         long now = engine.clock().millis();
         boolean wakeTimeManager = false;
+        java.util.Map<QueueRuntime, List<ReadyEntry>> added = new java.util.LinkedHashMap<>();
         for (SessionTransaction.Enqueued e : tx.enqueued) {
             if (e.entry() != null) {
-                e.queue().add(e.entry());
+                added.computeIfAbsent(e.queue(), k -> new ArrayList<>()).add(e.entry());
             }
             if (e.dueAt() != null) {
                 engine.timeManager().schedule(e.dueAt());
             }
         }
+        added.forEach(QueueRuntime::addAll); // a transaction's messages appear together
         for (SessionTransaction.Held h : tx.held) {
             if (h.removed()) {
                 h.queue().remove(h.entry());

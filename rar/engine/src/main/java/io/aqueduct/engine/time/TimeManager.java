@@ -204,14 +204,16 @@ public final class TimeManager implements AutoCloseable {
             }
             throw e;
         }
+        java.util.Map<QueueRuntime, List<ReadyEntry>> added = new java.util.LinkedHashMap<>();
         for (Change c : changes) {
             if (c.claimed() != null) {
                 c.claimed().forEach(c.from()::remove);
             }
             if (c.to() != null) {
-                c.added().forEach(c.to()::add);
+                added.computeIfAbsent(c.to(), k -> new ArrayList<>()).addAll(c.added());
             }
         }
+        added.forEach(QueueRuntime::addAll); // a group whose delay ended appears at once
         return new Batch(seen, changes.size());
     }
 
