@@ -169,6 +169,7 @@ class AqueductContainerIT {
 
     static final String WEST = "IT.SHIP_Q/WEST_SHIPPING";
     static final String EAST = "IT.SHIP_Q/EAST_SHIPPING";
+    static final String OVERSEAS = "IT.SHIP_Q/OVERSEAS_SHIPPING";
 
     /**
      * IT.SHIP_Q has two subscribers (queue definitions in pom.xml): WEST_SHIPPING with the rule
@@ -180,6 +181,7 @@ class AqueductContainerIT {
     void mdbsAsNamedSubscribersReceiveWhatTheirRulesSelectExactlyOnce() {
         PROBE.call("reset", "queue", WEST);
         PROBE.call("reset", "queue", EAST);
+        PROBE.call("reset", "queue", OVERSEAS);
         List<String> western = enqueueShip("WESTERN", 3, false, null);
         List<String> eastern = enqueueShip("EASTERN", 2, false, null);
         List<String> international = enqueueShip("INTERNATIONAL", 2, false, null);
@@ -193,7 +195,8 @@ class AqueductContainerIT {
         eastExpected.addAll(international);
         eastExpected.addAll(toEastOnly);
         Probe.await("5 deliveries to each subscriber's MDB", Duration.ofSeconds(30),
-                () -> delivered(WEST).size() >= westExpected.size() && delivered(EAST).size() >= eastExpected.size());
+                () -> delivered(WEST).size() >= westExpected.size() && delivered(EAST).size() >= eastExpected.size()
+                        && delivered(OVERSEAS).size() >= international.size());
         Probe.sleep(1_500); // anything extra (a duplicate, a message for the other subscriber) would show by now
 
         for (String[] c : new String[][] {{WEST, "5"}, {EAST, "5"}}) {
@@ -204,6 +207,9 @@ class AqueductContainerIT {
         assertThat(delivered(EAST)).as("what EAST_SHIPPING received").isEqualTo(eastExpected);
         assertThat(delivered(WEST)).doesNotContainAnyElementsOf(rolledBack).doesNotContainAnyElementsOf(toEastOnly);
         assertThat(delivered(EAST)).doesNotContainAnyElementsOf(rolledBack);
+        // OVERSEAS_SHIPPING is subscribed to WESTERN too, but its MDB's condition takes INTERNATIONAL only
+        assertThat(delivered(OVERSEAS)).as("what the OVERSEAS_SHIPPING MDB with a condition received")
+                .isEqualTo(new TreeSet<>(international));
 
         // no subscriber's rule selects it and no recipient list: refused at enqueue (AQ-24033), nothing delivered
         assertThatThrownBy(() -> enqueueShip("NORTHERN", 1, false, null)).hasMessageContaining("No recipients");

@@ -22,6 +22,8 @@ public final class ProbeQueues {
     public static final String SHIP = "IT.SHIP_Q";
     public static final String WEST = "WEST_SHIPPING";
     public static final String EAST = "EAST_SHIPPING";
+    /** Subscribed to WESTERN and INTERNATIONAL; its MDB's dequeue condition takes INTERNATIONAL only. */
+    public static final String OVERSEAS = "OVERSEAS_SHIPPING";
     /** No consumer: the EJB-enqueue benchmark's target. */
     public static final String SINK = "IT.SINK_Q";
 

@@ -42,4 +42,17 @@ public final class ShippingMdbs {
             Recorder.delivered(key(ProbeQueues.EAST), message.id().toString());
         }
     }
+
+    @MessageDriven(activationConfig = {
+            @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = ProbeQueues.RA),
+            @ActivationConfigProperty(propertyName = "queueName", propertyValue = ProbeQueues.SHIP),
+            @ActivationConfigProperty(propertyName = "consumerName", propertyValue = ProbeQueues.OVERSEAS),
+            @ActivationConfigProperty(propertyName = "condition", propertyValue = "corrid = 'INTERNATIONAL'")
+    })
+    public static class Overseas implements AqMessageListener {
+        @Override
+        public void onMessage(Message message) {
+            Recorder.delivered(key(ProbeQueues.OVERSEAS), message.id().toString());
+        }
+    }
 }
