@@ -148,12 +148,9 @@ public final class DeliveryActivation {
                     }
                     long seen = session.queueVersion(queue);
                     if (!deliverOne(xa, options)) {
-                        if (condition != null) {
-                            // nothing the condition accepts: wait for the queue to change, not for a timer
-                            session.awaitQueueChange(queue, seen, 60_000);
-                        } else {
-                            pause(25); // another worker took it, or the MDB is unavailable: do not spin
-                        }
+                        // another worker took it, or the condition accepts nothing yet: wait for the queue
+                        // to change (the winner's commit, a new message); the bound retries an unavailable MDB
+                        session.awaitQueueChange(queue, seen, 1_000);
                     }
                 }
             } catch (RuntimeException e) {
