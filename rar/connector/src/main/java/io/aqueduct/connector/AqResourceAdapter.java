@@ -45,8 +45,19 @@ public class AqResourceAdapter implements ResourceAdapter {
             + "else ~/.aqueduct/store.", defaultValue = "")
     private String storeDirectory = "";
 
+    @ConfigProperty(description = "JDBC URL of a shared store: PostgreSQL (jdbc:postgresql://host/db) or MariaDB "
+            + "(jdbc:mariadb://host/db), which several servers may share. Empty: the embedded Derby store in "
+            + "storeDirectory. PostgreSQL needs max_prepared_transactions > 0 (XA).", defaultValue = "")
+    private String storeUrl = "";
+
+    @ConfigProperty(description = "User of the shared store (storeUrl).", defaultValue = "")
+    private String storeUser = "";
+
+    @ConfigProperty(description = "Password of the shared store's user (storeUrl).", defaultValue = "", confidential = true)
+    private String storePassword = "";
+
     @ConfigProperty(description = "Schema of queue and queue table names given without one. Empty: the store's "
-            + "default schema (APP on Derby).", defaultValue = "")
+            + "default schema (APP on Derby, AQ on PostgreSQL and MariaDB).", defaultValue = "")
     private String defaultSchema = "";
 
     @ConfigProperty(description = "User recorded as enqueue / dequeue user when a session names none.",
@@ -80,8 +91,13 @@ public class AqResourceAdapter implements ResourceAdapter {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(AqResourceAdapter.class.getClassLoader());
         try {
-            AqueductEngine.Builder b = AqueductEngine.builder().derbyDirectory(storePath()).user(user)
+            AqueductEngine.Builder b = AqueductEngine.builder().user(user)
                     .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled));
+            if (storeUrl == null || storeUrl.isBlank()) {
+                b.derbyDirectory(storePath());
+            } else {
+                b.jdbc(storeUrl.trim(), blankToNull(storeUser), blankToNull(storePassword));
+            }
             if (Boolean.TRUE.equals(timeManagerEnabled)) {
                 b.timeManagerExecutor(task -> startWork(workManager, task));
             }
@@ -95,9 +111,9 @@ public class AqResourceAdapter implements ResourceAdapter {
                 engine = null;
                 throw e;
             }
-            LOG.info(() -> "Aqueduct started on the Derby store in " + storePath());
+            LOG.info(() -> "Aqueduct started on the store " + storeDescription());
         } catch (RuntimeException e) {
-            throw new ResourceAdapterInternalException("Aqueduct could not start its store in " + storePath() + ": "
+            throw new ResourceAdapterInternalException("Aqueduct could not start its store " + storeDescription() + ": "
                     + e.getMessage(), e);
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
@@ -120,6 +136,10 @@ public class AqResourceAdapter implements ResourceAdapter {
         } catch (WorkException e) {
             throw new IllegalStateException("The WorkManager refused Aqueduct's work: " + e.getMessage(), e);
         }
+    }
+
+    private String storeDescription() {
+        return storeUrl == null || storeUrl.isBlank() ? "(Derby) in " + storePath() : "at " + storeUrl.trim();
     }
 
     private Path storePath() {
@@ -229,6 +249,30 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setStoreDirectory(String storeDirectory) {
         this.storeDirectory = storeDirectory;
+    }
+
+    public String getStoreUrl() {
+        return storeUrl;
+    }
+
+    public void setStoreUrl(String storeUrl) {
+        this.storeUrl = storeUrl;
+    }
+
+    public String getStoreUser() {
+        return storeUser;
+    }
+
+    public void setStoreUser(String storeUser) {
+        this.storeUser = storeUser;
+    }
+
+    public String getStorePassword() {
+        return storePassword;
+    }
+
+    public void setStorePassword(String storePassword) {
+        this.storePassword = storePassword;
     }
 
     public String getQueueDefinitions() {

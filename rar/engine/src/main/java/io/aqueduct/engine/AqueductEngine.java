@@ -55,13 +55,17 @@ public final class AqueductEngine implements AutoCloseable {
     private final AqClock clock;
     private final String user;
     private final String defaultSchema;
-    private final Catalog catalog = new Catalog();
+    private final Catalog catalog;
+    /** Wake-ups to and from the other nodes of a shared store; null on a store of one JVM. */
+    private final io.aqueduct.engine.store.NodeSignals signals;
     private final TimeManager timeManager;
     private final QueueAdministration admin;
     private final StoreConnection internal;
     private final ReentrantLock internalLock = new ReentrantLock();
     private final Map<io.aqueduct.engine.session.XidKey, SessionTransaction> xaBranches = new ConcurrentHashMap<>();
     private final AtomicLong sequence;
+    /** On a shared store: the last number of the block of sequence numbers this node reserved. */
+    private long sequenceBlockEnd = -1;
     private final AtomicLong transactions = new AtomicLong();
     private final AtomicLong messageCounter = new AtomicLong();
     private final long messageIdPrefix;
@@ -72,6 +76,8 @@ public final class AqueductEngine implements AutoCloseable {
         this.clock = b.clock;
         this.user = b.user;
         this.store = new Store(b.dialect);
+        this.signals = b.dialect.shared() ? b.dialect.signals() : null;
+        this.catalog = new Catalog(b.dialect, signals == null ? null : signals::publish);
         this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : b.dialect.defaultSchema();
         SecureRandom random = new SecureRandom();
         this.messageIdPrefix = random.nextLong();
@@ -86,6 +92,9 @@ public final class AqueductEngine implements AutoCloseable {
             throw e;
         }
         this.admin = new QueueAdministration(this);
+        if (signals != null) {
+            signals.start(this::signalled);
+        }
         clock.onAdvance(this::clockAdvanced);
         if (b.timeManagerExecutor != null) {
             timeManager.start(b.timeManagerExecutor);
@@ -140,8 +149,48 @@ public final class AqueductEngine implements AutoCloseable {
         return xaBranches;
     }
 
+    /** The next message sequence number: unique in the store, increasing in enqueue order on this node. */
     public long nextSequence() {
-        return sequence.incrementAndGet();
+        if (!store.dialect().shared()) {
+            return sequence.incrementAndGet();
+        }
+        synchronized (sequence) {
+            long next = sequence.get() + 1;
+            if (next > sequenceBlockEnd) {
+                // several nodes number their messages: each takes a block of the database's sequence at a time
+                next = inOwnTransaction(c -> {
+                    long[] first = new long[1];
+                    c.jdbc(conn -> first[0] = store.dialect().reserveSequenceBlock(conn));
+                    return first[0];
+                });
+                sequenceBlockEnd = next + store.dialect().sequenceBlockSize() - 1;
+            }
+            sequence.set(next);
+            return next;
+        }
+    }
+
+    /** Another node changed a queue (or the catalog): wake whoever waits here to look again. */
+    private void signalled(long queueId) {
+        if (queueId == io.aqueduct.engine.store.NodeSignals.CATALOG) {
+            try {
+                refreshCatalog();
+            } catch (RuntimeException e) {
+                // the next lookup that misses tries again
+                java.util.logging.Logger.getLogger(AqueductEngine.class.getName()).log(java.util.logging.Level.WARNING,
+                        "Aqueduct could not re-read the catalog another node changed", e);
+            }
+            return;
+        }
+        QueueRuntime q = queueId == io.aqueduct.engine.store.NodeSignals.ALL ? null : catalog.queue(queueId);
+        if (q != null) {
+            q.wakeAll();
+        } else {
+            catalog.queues().forEach(QueueRuntime::wakeAll);
+        }
+        if (queueId == io.aqueduct.engine.store.NodeSignals.ALL) {
+            timeManager.wake();
+        }
     }
 
     public String nextTransactionId() {
@@ -181,6 +230,67 @@ public final class AqueductEngine implements AutoCloseable {
         } finally {
             internalLock.unlock();
         }
+    }
+
+    /**
+     * Administration's transaction: as {@link #inOwnTransaction}, and on a shared store the other
+     * nodes are told (after the commit) to re-read the catalog.
+     */
+    public <T> T inAdminTransaction(Function<StoreConnection, T> work) {
+        T result = inOwnTransaction(work);
+        if (signals != null) {
+            signals.publish(io.aqueduct.engine.store.NodeSignals.CATALOG);
+        }
+        return result;
+    }
+
+    /**
+     * Re-reads queue tables, queues, subscribers and transformations on a shared store (another
+     * node changed them); returns whether it did (false on a store of one JVM, whose catalog is
+     * always whole). Queues keep their waiters; a queue gone from the table is marked dropped.
+     */
+    public boolean refreshCatalog() {
+        if (signals == null || closed) {
+            return false;
+        }
+        synchronized (catalog) {
+            inOwnTransaction(c -> {
+                c.jdbc(conn -> io.aqueduct.engine.transform.Transformations.loadAll(conn).forEach(catalog::putTransformation));
+                return null;
+            });
+            inOwnTransaction(c -> c.work(em -> {
+                java.util.Set<Long> tableIds = new java.util.HashSet<>();
+                for (QueueTableEntity t : em.createQuery("SELECT t FROM QueueTableEntity t", QueueTableEntity.class).getResultList()) {
+                    catalog.putTable(tableMeta(t));
+                    tableIds.add(t.id);
+                }
+                for (QueueTableMeta t : List.copyOf(catalog.tables())) {
+                    if (!tableIds.contains(t.id())) {
+                        catalog.removeTable(t.qualifiedName());
+                    }
+                }
+                java.util.Map<Long, List<Subscriber>> subscribers = new java.util.HashMap<>();
+                for (SubscriberEntity sub : em.createQuery("SELECT s FROM SubscriberEntity s ORDER BY s.id", SubscriberEntity.class)
+                        .getResultList()) {
+                    subscribers.computeIfAbsent(sub.queueId, k -> new java.util.ArrayList<>()).add(Subscriber.of(
+                            new io.aqueduct.api.Agent(sub.name, sub.address, sub.protocol),
+                            sub.rule == null ? null : Expression.parse(sub.rule), sub.transformation));
+                }
+                java.util.Set<Long> queueIds = new java.util.HashSet<>();
+                for (QueueEntity q : em.createQuery("SELECT q FROM QueueEntity q", QueueEntity.class).getResultList()) {
+                    QueueRuntime r = catalog.putQueue(queueMeta(q));
+                    r.subscribers(subscribers.getOrDefault(q.id, List.of()));
+                    queueIds.add(q.id);
+                }
+                for (QueueRuntime r : List.copyOf(catalog.queues())) {
+                    if (!queueIds.contains(r.meta().id())) {
+                        catalog.removeQueue(r);
+                    }
+                }
+                return null;
+            }));
+        }
+        return true;
     }
 
     private void clockAdvanced() {
@@ -304,6 +414,9 @@ public final class AqueductEngine implements AutoCloseable {
             return;
         }
         closed = true;
+        if (signals != null) {
+            signals.close();
+        }
         timeManager.close();
         for (QueueRuntime q : catalog.queues()) {
             q.wakeAll();
@@ -340,6 +453,15 @@ public final class AqueductEngine implements AutoCloseable {
         /** An in-memory Derby database (tests). */
         public Builder derbyInMemory(String name) {
             this.dialect = DerbyDialect.inMemory(name);
+            return this;
+        }
+
+        /**
+         * The store at a JDBC URL: PostgreSQL or MariaDB (several engines, in several JVMs, may
+         * share it) or Derby; the dialect is chosen from what the database says it is.
+         */
+        public Builder jdbc(String url, String user, String password) {
+            this.dialect = io.aqueduct.engine.store.Dialects.forJdbc(new io.aqueduct.engine.store.JdbcSettings(url, user, password));
             return this;
         }
 

@@ -269,7 +269,7 @@ class DelayAndExpirationTest extends EngineFixture {
 
     private String viewState(String queue) throws SQLException {
         try (Connection c = sql(); PreparedStatement ps = c.prepareStatement(
-                "SELECT MSG_STATE FROM APP.\"AQ$" + QT + "\" WHERE QUEUE = ?")) {
+                "SELECT MSG_STATE FROM \"APP\".\"AQ$" + QT + "\" WHERE QUEUE = ?")) {
             ps.setString(1, queue);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;

@@ -55,10 +55,17 @@ public abstract class EngineFixture {
     private final Map<FutureTask<?>, Thread> blockedDequeuers = new HashMap<>();
 
     @BeforeEach
-    void startEngine() {
+    void startEngine() throws SQLException {
+        TestStore.CURRENT.assumeConfigured();
         clock = new ManualClock();
         databaseName = "aqtest" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
-        engine = AqueductEngine.builder().derbyInMemory(databaseName).clock(clock).user("TESTER").start();
+        AqueductEngine.Builder builder = AqueductEngine.builder().clock(clock).user("TESTER");
+        if (TestStore.CURRENT.shared()) {
+            builder.dialect(TestStore.CURRENT.emptyStore()).defaultSchema("APP");
+        } else {
+            builder.derbyInMemory(databaseName);
+        }
+        engine = builder.start();
         admin = engine.admin();
     }
 
@@ -88,7 +95,12 @@ public abstract class EngineFixture {
     }
 
     protected Connection sql() throws SQLException {
-        return DriverManager.getConnection("jdbc:derby:memory:" + databaseName);
+        return TestStore.CURRENT.shared() ? TestStore.CURRENT.connect() : DriverManager.getConnection("jdbc:derby:memory:" + databaseName);
+    }
+
+    /** Is the store shared by several nodes (PostgreSQL, MariaDB), not an embedded Derby? */
+    protected static boolean sharedStore() {
+        return TestStore.CURRENT.shared();
     }
 
     // ------------------------------------------------------------------ dequeue options and errors
@@ -152,7 +164,7 @@ public abstract class EngineFixture {
      */
     protected Map<String, Object> viewRowOrNull(String queueTable, MessageId id) throws SQLException {
         try (Connection c = sql(); PreparedStatement ps = c.prepareStatement(
-                "SELECT " + VIEW_COLUMNS + " FROM APP.\"AQ$" + queueTable + "\" WHERE MSG_ID = ?")) {
+                "SELECT " + VIEW_COLUMNS + " FROM \"APP\".\"AQ$" + queueTable + "\" WHERE MSG_ID = ?")) {
             ps.setString(1, id.toString());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -161,7 +173,7 @@ public abstract class EngineFixture {
                 Map<String, Object> row = new HashMap<>();
                 ResultSetMetaData md = rs.getMetaData();
                 for (int i = 1; i <= md.getColumnCount(); i++) {
-                    row.put(md.getColumnName(i), trimmed(rs.getObject(i)));
+                    row.put(md.getColumnName(i).toUpperCase(java.util.Locale.ROOT), trimmed(rs.getObject(i)));
                 }
                 return row;
             }
@@ -178,7 +190,7 @@ public abstract class EngineFixture {
     /** One column (or expression) of a message's row in AQ$&lt;queueTable&gt;, strings trimmed; asserts the row is there. */
     protected Object viewColumn(String queueTable, MessageId id, String column) throws SQLException {
         try (Connection c = sql(); PreparedStatement ps = c.prepareStatement(
-                "SELECT " + column + " FROM APP.\"AQ$" + queueTable + "\" WHERE MSG_ID = ?")) {
+                "SELECT " + column + " FROM \"APP\".\"AQ$" + queueTable + "\" WHERE MSG_ID = ?")) {
             ps.setString(1, id.toString());
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rs.next()).as("message %s in the AQ$%s view", id, queueTable).isTrue();
@@ -195,7 +207,7 @@ public abstract class EngineFixture {
     /** How many rows AQ$&lt;queueTable&gt; shows. */
     protected int viewCount(String queueTable) throws SQLException {
         try (Connection c = sql(); ResultSet rs = c.createStatement().executeQuery(
-                "SELECT COUNT(*) FROM APP.\"AQ$" + queueTable + "\"")) {
+                "SELECT COUNT(*) FROM \"APP\".\"AQ$" + queueTable + "\"")) {
             rs.next();
             return rs.getInt(1);
         }

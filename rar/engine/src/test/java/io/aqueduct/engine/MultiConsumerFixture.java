@@ -91,7 +91,7 @@ abstract class MultiConsumerFixture extends EngineFixture {
                     Map<String, Object> row = new LinkedHashMap<>();
                     for (int i = 1; i <= md.getColumnCount(); i++) {
                         Object v = rs.getObject(i);
-                        row.put(md.getColumnLabel(i), v instanceof String str ? str.trim() : v);
+                        row.put(md.getColumnLabel(i).toUpperCase(java.util.Locale.ROOT), v instanceof String str ? str.trim() : v);
                     }
                     out.add(row);
                 }
@@ -106,7 +106,7 @@ abstract class MultiConsumerFixture extends EngineFixture {
     /** The rows of a message in AQ$&lt;queueTable&gt; (one per consumer), by consumer name. */
     protected Map<String, Map<String, Object>> consumerRows(String queueTable, MessageId id) throws SQLException {
         Map<String, Map<String, Object>> out = new TreeMap<>();
-        for (Map<String, Object> row : query("SELECT " + CONSUMER_COLUMNS + " FROM APP.\"AQ$" + queueTable
+        for (Map<String, Object> row : query("SELECT " + CONSUMER_COLUMNS + " FROM \"APP\".\"AQ$" + queueTable
                 + "\" WHERE MSG_ID = ?", id.toString())) {
             Object prior = out.put(String.valueOf(row.get("CONSUMER_NAME")), row);
             assertThat(prior).as("two AQ$ rows of message %s for consumer %s", id, row.get("CONSUMER_NAME")).isNull();
@@ -123,12 +123,12 @@ abstract class MultiConsumerFixture extends EngineFixture {
 
     /** The distinct queues the view shows a message in. */
     protected List<String> queuesOf(String queueTable, MessageId id) throws SQLException {
-        return query("SELECT DISTINCT QUEUE FROM APP.\"AQ$" + queueTable + "\" WHERE MSG_ID = ?", id.toString())
+        return query("SELECT DISTINCT QUEUE FROM \"APP\".\"AQ$" + queueTable + "\" WHERE MSG_ID = ?", id.toString())
                 .stream().map(r -> (String) r.get("QUEUE")).toList();
     }
 
     protected int distinctMessages(String queueTable) throws SQLException {
-        return ((Number) query("SELECT COUNT(DISTINCT MSG_ID) AS N FROM APP.\"AQ$" + queueTable + "\"").get(0).get("N"))
+        return ((Number) query("SELECT COUNT(DISTINCT MSG_ID) AS N FROM \"APP\".\"AQ$" + queueTable + "\"").get(0).get("N"))
                 .intValue();
     }
 
@@ -147,7 +147,7 @@ abstract class MultiConsumerFixture extends EngineFixture {
             out.add("stored subscriber " + r);
         }
         for (String qt : queueTables) {
-            for (Map<String, Object> r : query("SELECT * FROM APP.\"AQ$" + qt + "\"")) {
+            for (Map<String, Object> r : query("SELECT * FROM \"APP\".\"AQ$" + qt + "\"")) {
                 r.remove("USER_DATA");
                 out.add("AQ$" + qt + " " + r);
             }

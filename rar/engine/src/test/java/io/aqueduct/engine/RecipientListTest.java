@@ -129,7 +129,7 @@ class RecipientListTest extends MultiConsumerFixture {
         MessageId id = s.enqueue(Q, to("order", Agent.named("Overseas"), new Agent("Overseas", "TS.TS_BOOKEDORDERS_QUE", 0),
                 new Agent("Overseas", "TS.TS_BOOKEDORDERS_QUE", 1)));
         s.commit();
-        assertThat(query("SELECT CONSUMER_NAME, ADDRESS, PROTOCOL FROM APP.\"AQ$" + QT + "\" WHERE MSG_ID = ?", id.toString()))
+        assertThat(query("SELECT CONSUMER_NAME, ADDRESS, PROTOCOL FROM \"APP\".\"AQ$" + QT + "\" WHERE MSG_ID = ?", id.toString()))
                 .hasSize(3);
         assertThat(drain(s, Q, "Overseas")).containsExactly("order");
     }

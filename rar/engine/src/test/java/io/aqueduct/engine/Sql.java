@@ -41,7 +41,7 @@ final class Sql {
                     while (rs.next()) {
                         Map<String, Object> row = new LinkedHashMap<>();
                         for (int i = 1; i <= md.getColumnCount(); i++) {
-                            row.put(md.getColumnLabel(i), value(rs.getObject(i)));
+                            row.put(md.getColumnLabel(i).toUpperCase(java.util.Locale.ROOT), value(rs.getObject(i)));
                         }
                         out.add(row);
                     }
@@ -94,7 +94,7 @@ final class Sql {
             ResultSetMetaData md = ps.getMetaData();
             List<String> out = new ArrayList<>();
             for (int i = 1; i <= md.getColumnCount(); i++) {
-                out.add(md.getColumnName(i));
+                out.add(md.getColumnName(i).toUpperCase(java.util.Locale.ROOT));
             }
             return out;
         }
@@ -107,8 +107,22 @@ final class Sql {
     }
 
     static boolean viewExists(Connector connector, String schema, String view) throws SQLException {
-        return count(connector, "SELECT COUNT(*) FROM SYS.SYSTABLES T JOIN SYS.SYSSCHEMAS S ON T.SCHEMAID = S.SCHEMAID"
-                + " WHERE S.SCHEMANAME = ? AND T.TABLENAME = ? AND T.TABLETYPE = 'V'", schema, view) == 1;
+        return views(connector).contains(schema + "." + view);
+    }
+
+    /** Every view of the store's database, as schema.name (MariaDB: its databases are the schemas). */
+    static List<String> views(Connector connector) throws SQLException {
+        try (Connection c = connector.open()) {
+            java.sql.DatabaseMetaData md = c.getMetaData();
+            boolean catalogs = md.getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("maria");
+            List<String> out = new ArrayList<>();
+            try (ResultSet rs = md.getTables(null, null, "%", new String[] {"VIEW"})) {
+                while (rs.next()) {
+                    out.add((catalogs ? rs.getString("TABLE_CAT") : rs.getString("TABLE_SCHEM")) + "." + rs.getString("TABLE_NAME"));
+                }
+            }
+            return out;
+        }
     }
 
     /**
@@ -123,17 +137,22 @@ final class Sql {
         for (Map<String, Object> r : rows(connector, "SELECT * FROM DBA_QUEUES")) {
             out.add("queue " + r);
         }
-        for (Map<String, Object> r : rows(connector, "SELECT S.SCHEMANAME, T.TABLENAME FROM SYS.SYSTABLES T"
-                + " JOIN SYS.SYSSCHEMAS S ON T.SCHEMAID = S.SCHEMAID WHERE T.TABLETYPE = 'V' AND T.TABLENAME LIKE 'AQ$%'")) {
-            String view = "\"" + r.get("SCHEMANAME") + "\".\"" + r.get("TABLENAME") + "\"";
+        for (String qualified : views(connector)) {
+            if (!qualified.contains(".AQ$")) {
+                continue;
+            }
+            String[] parts = qualified.split("\\.", 2);
+            String view = "\"" + parts[0] + "\".\"" + parts[1] + "\"";
             out.add("view " + view);
             for (Map<String, Object> m : rows(connector,
                     "SELECT QUEUE, MSG_ID, MSG_STATE, RETRY_COUNT, CORR_ID FROM " + view)) {
                 out.add("message in " + view + " " + m);
             }
         }
-        for (String schema : strings(connector, "SELECT SCHEMANAME FROM SYS.SYSSCHEMAS")) {
-            out.add("schema " + schema);
+        try (Connection c = connector.open(); ResultSet rs = c.getMetaData().getSchemas()) {
+            while (rs.next()) {
+                out.add("schema " + rs.getString(1));
+            }
         }
         out.sort(null);
         return out;

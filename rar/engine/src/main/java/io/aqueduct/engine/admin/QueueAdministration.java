@@ -76,7 +76,7 @@ public final class QueueAdministration implements QueueAdmin {
                     + " already exists; the default exception queue of " + qn + " would take that name.");
         }
         QueueMeta[] created = new QueueMeta[1];
-        QueueTableMeta table = engine.inOwnTransaction(c -> {
+        QueueTableMeta table = engine.inAdminTransaction(c -> {
             QueueTableMeta t = c.work(em -> {
                 QueueTableEntity e = new QueueTableEntity();
                 e.id = nextId(em, "QueueTableEntity");
@@ -108,7 +108,7 @@ public final class QueueAdministration implements QueueAdmin {
         QueueTableMeta t = table(queueTable);
         String comment = newComment == null ? t.comment() : newComment; // null leaves it unchanged, as in AQ
         checkComment(comment);
-        engine.inOwnTransaction(c -> c.work(em -> {
+        engine.inAdminTransaction(c -> c.work(em -> {
             em.find(QueueTableEntity.class, t.id()).comment = comment;
             return null;
         }));
@@ -139,7 +139,7 @@ public final class QueueAdministration implements QueueAdmin {
             setEnabled(q, false, false);
             awaitQuiet(q);
         }
-        engine.inOwnTransaction(c -> {
+        engine.inAdminTransaction(c -> {
             c.work(em -> {
                 for (QueueRuntime q : queues) {
                     deleteConsumers(em, q.meta().id());
@@ -174,7 +174,7 @@ public final class QueueAdministration implements QueueAdmin {
         if (engine.catalog().queue(qn.toString()) != null) {
             throw new AqException(AqError.QUEUE_EXISTS, "Queue " + qn + " already exists.");
         }
-        QueueMeta meta = engine.inOwnTransaction(c -> c.work(em -> queueMeta(newQueue(em, qn.schema(), qn.name(), t.id(), p), t)));
+        QueueMeta meta = engine.inAdminTransaction(c -> c.work(em -> queueMeta(newQueue(em, qn.schema(), qn.name(), t.id(), p), t)));
         engine.catalog().putQueue(meta);
     }
 
@@ -189,7 +189,7 @@ public final class QueueAdministration implements QueueAdmin {
         String newComment = comment == null ? m.comment() : comment;
         checkQueueSettings(retries, delay, retention);
         checkComment(newComment);
-        engine.inOwnTransaction(c -> c.work(em -> {
+        engine.inAdminTransaction(c -> c.work(em -> {
             QueueEntity e = em.find(QueueEntity.class, m.id());
             e.maxRetries = retries;
             e.retryDelay = delay;
@@ -217,7 +217,7 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.QUEUE_BUSY, "Queue " + m.qualifiedName()
                     + " still has transactions working on it: stop it with wait, then drop it.");
         }
-        engine.inOwnTransaction(c -> c.work(em -> {
+        engine.inAdminTransaction(c -> c.work(em -> {
             deleteConsumers(em, m.id());
             em.createQuery("DELETE FROM MessageEntity m WHERE m.queueId = :q").setParameter("q", m.id()).executeUpdate();
             em.createQuery("DELETE FROM QueueEntity q WHERE q.id = :q").setParameter("q", m.id()).executeUpdate();
@@ -269,7 +269,7 @@ public final class QueueAdministration implements QueueAdmin {
         if (m.enqueueEnabled() == enqueue && m.dequeueEnabled() == dequeue) {
             return;
         }
-        engine.inOwnTransaction(c -> c.work(em -> {
+        engine.inAdminTransaction(c -> c.work(em -> {
             QueueEntity e = em.find(QueueEntity.class, m.id());
             e.enqueueEnabled = (short) (enqueue ? 1 : 0);
             e.dequeueEnabled = (short) (dequeue ? 1 : 0);
@@ -305,7 +305,7 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.TOO_MANY_SUBSCRIBERS, "Queue " + q.meta().qualifiedName() + " already has "
                     + MAX_SUBSCRIBERS + " subscribers, the most a queue can have.");
         }
-        engine.inOwnTransaction(c -> c.work(em -> {
+        engine.inAdminTransaction(c -> c.work(em -> {
             SubscriberEntity e = new SubscriberEntity();
             e.id = nextId(em, "SubscriberEntity");
             e.queueId = q.meta().id();
@@ -337,7 +337,7 @@ public final class QueueAdministration implements QueueAdmin {
         Expression parsed = rule(rule);
         Subscriber existing = existing(q, subscriber);
         String tname = subscriberTransformation(q, transformation);
-        engine.inOwnTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r,"
+        engine.inAdminTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r,"
                 + " s.transformation = :t WHERE s.queueId = :q AND s.consumer = :k").setParameter("r", rule)
                 .setParameter("t", tname).setParameter("q", q.meta().id())
                 .setParameter("k", existing.key()).executeUpdate()));
@@ -384,7 +384,7 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.TRANSFORMATION_EXISTS, "Transformation " + t.qualifiedName() + " already exists.");
         }
         Transformations.checkStorable(t);
-        engine.inOwnTransaction(c -> {
+        engine.inAdminTransaction(c -> {
             c.jdbc(conn -> Transformations.insert(conn, t));
             return null;
         });
@@ -418,7 +418,7 @@ public final class QueueAdministration implements QueueAdmin {
 
     private void replace(Transformation t) {
         Transformations.checkStorable(t);
-        engine.inOwnTransaction(c -> {
+        engine.inAdminTransaction(c -> {
             c.jdbc(conn -> Transformations.update(conn, t));
             return null;
         });
@@ -440,7 +440,7 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.INVALID_VALUE, "Transformation " + t.qualifiedName() + " is used by subscriber(s) "
                     + String.join(", ", users.stream().sorted().toList()) + ": alter or remove them first.");
         }
-        engine.inOwnTransaction(c -> {
+        engine.inAdminTransaction(c -> {
             c.jdbc(conn -> Transformations.delete(conn, t));
             return null;
         });
@@ -467,7 +467,7 @@ public final class QueueAdministration implements QueueAdmin {
     public synchronized void removeSubscriber(String queue, Agent subscriber) {
         QueueRuntime q = subscribable(queue, subscriber);
         Subscriber existing = existing(q, subscriber);
-        List<String> affected = engine.inOwnTransaction(c -> c.work(em -> {
+        List<String> affected = engine.inAdminTransaction(c -> c.work(em -> {
             em.createQuery("DELETE FROM SubscriberEntity s WHERE s.queueId = :q AND s.consumer = :k")
                     .setParameter("q", q.meta().id()).setParameter("k", existing.key()).executeUpdate();
             List<String> msgids = em.createQuery("SELECT c.msgid FROM ConsumerStateEntity c WHERE c.queueId = :q"
@@ -565,6 +565,9 @@ public final class QueueAdministration implements QueueAdmin {
     private QueueTableMeta table(String queueTable) {
         QualifiedName qn = QualifiedName.forLookup(queueTable, engine.defaultSchema(), "queue table");
         QueueTableMeta t = engine.catalog().table(qn.toString());
+        if (t == null && engine.refreshCatalog()) {
+            t = engine.catalog().table(qn.toString()); // another node may have created it
+        }
         if (t == null) {
             throw new AqException(AqError.QUEUE_TABLE_NOT_FOUND, "Queue table " + qn + " does not exist.");
         }
@@ -574,6 +577,9 @@ public final class QueueAdministration implements QueueAdmin {
     private QueueRuntime queue(String queue, boolean admin) {
         QualifiedName qn = QualifiedName.forLookup(queue, engine.defaultSchema(), "queue");
         QueueRuntime q = engine.catalog().queue(qn.toString());
+        if (q == null && engine.refreshCatalog()) {
+            q = engine.catalog().queue(qn.toString()); // another node may have created it
+        }
         if (q == null) {
             throw new AqException(admin ? AqError.QUEUE_NOT_FOUND : AqError.QUEUE_DOES_NOT_EXIST, "Queue " + qn + " does not exist.");
         }

@@ -13,6 +13,20 @@ public final class Catalog {
     private final Map<Long, QueueRuntime> queuesById = new ConcurrentHashMap<>();
     private final Listeners listeners = new Listeners();
     private final Map<String, io.aqueduct.engine.transform.Transformation> transformations = new ConcurrentHashMap<>();
+    /** Non-null on a store several nodes share: queues select in the database. */
+    private final SharedStoreSelection shared;
+    private final java.util.function.LongConsumer publisher;
+
+    /** The catalog of a store one JVM owns: queues keep ready indexes in memory. */
+    public Catalog() {
+        this(null, null);
+    }
+
+    /** The catalog of a store; on a shared one ({@code dialect.shared()}) changes are published to the other nodes. */
+    public Catalog(io.aqueduct.engine.store.Dialect dialect, java.util.function.LongConsumer publisher) {
+        this.shared = dialect != null && dialect.shared() ? new SharedStoreSelection(dialect) : null;
+        this.publisher = this.shared == null ? null : publisher;
+    }
 
     /** A transformation by qualified name, or null. */
     public io.aqueduct.engine.transform.Transformation transformation(String qualifiedName) {
@@ -62,7 +76,7 @@ public final class Catalog {
             existing.meta(q);
             return existing;
         }
-        QueueRuntime r = new QueueRuntime(q, listeners);
+        QueueRuntime r = new QueueRuntime(q, listeners, shared, publisher);
         queues.put(q.qualifiedName(), r);
         queuesById.put(q.id(), r);
         return r;

@@ -12,7 +12,9 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 import java.util.function.Predicate;
+import io.aqueduct.engine.store.StoreConnection;
 
 /**
  * A queue at run time: its settings, its subscribers and its ready index, the messages that can be
@@ -20,9 +22,16 @@ import java.util.function.Predicate;
  * queue has one lane of messages; a multi-consumer queue has a lane per consumer. Dequeuers pick
  * and claim from a lane under one short lock, so the database is asked for a message by key, never
  * searched; blocked dequeuers wait on the queue and are woken when a message becomes available.
+ *
+ * <p>On a store several nodes share, the database is the truth instead: picks select and claim in
+ * it ({@link SharedStoreSelection}), nothing is indexed here, a change this node makes available is
+ * published to the other nodes, and waiters look again at least every {@value #SHARED_RECHECK_MS}
+ * ms (a node that died released its locks without a word).
  */
 public final class QueueRuntime {
     private static final String SINGLE = "";
+    /** On a shared store, the longest a waiter goes without looking at the table again. */
+    public static final long SHARED_RECHECK_MS = 1000;
 
     private volatile QueueMeta meta;
     private volatile List<Subscriber> subscribers = List.of();
@@ -36,6 +45,10 @@ public final class QueueRuntime {
     private volatile boolean dropped;
     /** Counts changes, so that a waiter never misses one that came between its look and its wait. */
     private long version;
+    /** Non-null on a shared store: selection in the database. */
+    private final SharedStoreSelection shared;
+    /** Tells the other nodes of a change (shared store only). */
+    private final LongConsumer publisher;
 
     /** One consumer's messages (the only lane of a single-consumer queue). */
     private final class Lane {
@@ -46,9 +59,26 @@ public final class QueueRuntime {
     }
 
     public QueueRuntime(QueueMeta meta, Listeners listeners) {
+        this(meta, listeners, null, null);
+    }
+
+    QueueRuntime(QueueMeta meta, Listeners listeners, SharedStoreSelection shared, LongConsumer publisher) {
         this.listeners = listeners;
         this.meta = meta;
         this.order = ReadyEntry.order(meta.table().sortOrder());
+        this.shared = shared;
+        this.publisher = publisher;
+    }
+
+    /** Is the store shared by several nodes (selection in the database, no ready index here)? */
+    public boolean shared() {
+        return shared != null;
+    }
+
+    private void publish() {
+        if (publisher != null) {
+            publisher.accept(meta.id());
+        }
     }
 
     public QueueMeta meta() {
@@ -77,9 +107,12 @@ public final class QueueRuntime {
         return lanes.computeIfAbsent(consumer == null ? SINGLE : consumer, k -> new Lane());
     }
 
-    /** What a dequeue asks for. {@code position} is the session's last message here, null at the start. */
+    /**
+     * What a dequeue asks for. {@code position} is the session's last message here, null at the
+     * start; {@code connection} is the transaction's, where a shared store's claim is made.
+     */
     public record Request(Object claimant, String consumer, DequeueMode mode, Navigation navigation, ReadyEntry position,
-            String msgid, Predicate<String> correlation, Predicate<ReadyEntry> condition, long now) {
+            String msgid, Predicate<String> correlation, Predicate<ReadyEntry> condition, long now, StoreConnection connection) {
     }
 
     /** What a pick found. */
@@ -105,6 +138,9 @@ public final class QueueRuntime {
      * are skipped through {@link Request#condition()} here only when it is cheap (in memory).
      */
     public Pick pick(Request r) {
+        if (shared != null) {
+            return shared.pick(meta, r);
+        }
         lock.lock();
         try {
             Lane lane = lane(r.consumer());
@@ -149,15 +185,30 @@ public final class QueueRuntime {
         }
     }
 
-    /** Is there a message a new transaction of {@code consumer} could dequeue now (waiting without claiming)? */
-    public boolean hasAvailable(String consumer, Predicate<String> correlation, long now) {
+    /**
+     * Is there a message a new transaction of {@code consumer} could dequeue now (waiting without
+     * claiming)? On a shared store the look is a claim on {@code probe} (a connection of the
+     * caller's, outside its transaction) that is rolled back at once: a message another node holds
+     * does not count.
+     */
+    public boolean hasAvailable(String consumer, Predicate<String> correlation, long now,
+            java.util.function.Supplier<StoreConnection> probe) {
+        if (shared != null) {
+            StoreConnection c = probe.get();
+            try {
+                return shared.pick(meta, new Request(new Object(), consumer, DequeueMode.LOCKED, Navigation.FIRST_MESSAGE, null,
+                        null, correlation, null, now, c)) instanceof Found;
+            } finally {
+                c.rollback();
+            }
+        }
         lock.lock();
         try {
             Lane lane = lane(consumer);
-            Request probe = new Request(new Object(), consumer, DequeueMode.REMOVE, Navigation.FIRST_MESSAGE, null, null,
-                    correlation, null, now);
+            Request probeRequest = new Request(new Object(), consumer, DequeueMode.REMOVE, Navigation.FIRST_MESSAGE, null, null,
+                    correlation, null, now, null);
             for (ReadyEntry e : lane.ready) {
-                if (eligible(lane, e, probe)) {
+                if (eligible(lane, e, probeRequest)) {
                     return true;
                 }
             }
@@ -205,6 +256,9 @@ public final class QueueRuntime {
      * only remote consumers have it pending).
      */
     public List<ReadyEntry> claimForTimeManager(String msgid, Object timeManager) {
+        if (shared != null) {
+            return List.of(); // the time manager's batch locked the row in the database
+        }
         lock.lock();
         try {
             List<ReadyEntry> parts = new ArrayList<>();
@@ -237,6 +291,11 @@ public final class QueueRuntime {
      * a dequeuer sees all of them or none, so a transaction group is never seen half-there.
      */
     public void addAll(List<ReadyEntry> entries) {
+        if (shared != null) {
+            wakeAll();
+            publish();
+            return;
+        }
         lock.lock();
         try {
             for (ReadyEntry e : entries) {
@@ -259,6 +318,9 @@ public final class QueueRuntime {
     }
 
     public void remove(String msgid, String consumer) {
+        if (shared != null) {
+            return;
+        }
         lock.lock();
         try {
             Lane lane = lanes.get(consumer == null ? SINGLE : consumer);
@@ -273,6 +335,10 @@ public final class QueueRuntime {
 
     /** A consumer is gone (subscriber removed): its lane leaves the index; returns what was pending. */
     public List<ReadyEntry> dropLane(String consumer) {
+        if (shared != null) {
+            wakeAll();
+            return List.of();
+        }
         lock.lock();
         try {
             Lane lane = lanes.remove(consumer);
@@ -288,6 +354,11 @@ public final class QueueRuntime {
      * recovered after a restart): adds what is missing, drops what is gone, leaves held messages be.
      */
     public void resynchronize(List<ReadyEntry> inTable) {
+        if (shared != null) {
+            wakeAll();
+            publish();
+            return;
+        }
         lock.lock();
         try {
             Map<String, Map<String, ReadyEntry>> fresh = new HashMap<>();
@@ -320,6 +391,11 @@ public final class QueueRuntime {
 
     /** The holder's transaction ended without consuming the message: it is available again. */
     public void release(ReadyEntry e, Object claimant) {
+        if (shared != null) {
+            wakeAll(); // the database lock went with the transaction
+            publish();
+            return;
+        }
         lock.lock();
         try {
             if (e.claimant == claimant) {
@@ -379,6 +455,9 @@ public final class QueueRuntime {
 
     /** Waits until the queue changed since {@code seen}, or {@code millis} pass. */
     public void awaitChange(long seen, long millis) throws InterruptedException {
+        if (shared != null) {
+            millis = Math.min(millis, SHARED_RECHECK_MS);
+        }
         lock.lock();
         try {
             if (version != seen || millis <= 0) {

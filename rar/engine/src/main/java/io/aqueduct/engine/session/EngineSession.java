@@ -289,6 +289,9 @@ public final class EngineSession implements QueueSession {
             throw new AqException(AqError.INVALID_EXPIRATION, "Invalid expiration " + p.expiration()
                     + ": the expiration is a number of seconds, 0 or more, or NEVER (-1).");
         }
+        if (p.correlation() != null && p.correlation().indexOf('\0') >= 0) {
+            throw new AqException(AqError.INVALID_VALUE, "A correlation identifier cannot contain the NUL character (\\u0000).");
+        }
         if (p.correlation() != null && p.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
             throw new AqException(AqError.INVALID_VALUE, "The correlation identifier has more than 128 bytes.");
         }
@@ -328,6 +331,9 @@ public final class EngineSession implements QueueSession {
         }
         QualifiedName qn = QualifiedName.forLookup(queue, engine.defaultSchema(), "queue");
         QueueRuntime q = engine.catalog().queue(qn.toString());
+        if (q == null && engine.refreshCatalog()) {
+            q = engine.catalog().queue(qn.toString()); // another node may have created it
+        }
         if (q == null) {
             throw new AqException(AqError.QUEUE_DOES_NOT_EXIST, "The queue " + qn + " does not exist.");
         }
@@ -417,6 +423,12 @@ public final class EngineSession implements QueueSession {
             throw new AqException(AqError.INVALID_VALUE, "Invalid wait " + opts.waitSeconds()
                     + ": use FOREVER (-1), NO_WAIT (0) or a number of seconds.");
         }
+        if (opts.consumerName() != null && opts.consumerName().indexOf('\0') >= 0) {
+            throw new AqException(AqError.INVALID_VALUE, "A consumer name cannot contain the NUL character (\\u0000).");
+        }
+        if (opts.correlation() != null && opts.correlation().indexOf('\0') >= 0) {
+            throw new AqException(AqError.INVALID_VALUE, "A correlation identifier cannot contain the NUL character (\\u0000).");
+        }
         if (opts.correlation() != null && opts.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
             throw new AqException(AqError.INVALID_VALUE, "The correlation identifier has more than 128 bytes.");
         }
@@ -472,13 +484,13 @@ public final class EngineSession implements QueueSession {
             }
             long version = q.version();
             QueueRuntime.Pick pick = q.pick(new QueueRuntime.Request(tx, consumer, opts.mode(), nav, pos.last, msgid,
-                    correlation, condition, engine.clock().millis()));
+                    correlation, condition, engine.clock().millis(), c));
             if (pick instanceof QueueRuntime.Nothing && msgid == null && pos.last != null
                     && nav != Navigation.FIRST_MESSAGE && opts.waitSeconds() != DequeueOptions.NO_WAIT) {
                 // the end of the queue with a wait: the position goes back to the start
                 nav = Navigation.FIRST_MESSAGE;
                 pick = q.pick(new QueueRuntime.Request(tx, consumer, opts.mode(), nav, null, null, correlation, condition,
-                        engine.clock().millis()));
+                        engine.clock().millis(), c));
             }
             if (pick instanceof QueueRuntime.Found found) {
                 Message m = materialize(c, tx, q, found.entry(), opts.mode(), chain);
@@ -565,7 +577,8 @@ public final class EngineSession implements QueueSession {
                 long seen = listeners.version();
                 for (int i = 0; i < agents.size(); i++) {
                     QueueRuntime q = queues.get(i);
-                    if (!q.dropped() && q.meta().dequeueEnabled() && q.hasAvailable(consumers.get(i), null, engine.clock().millis())) {
+                    if (!q.dropped() && q.meta().dequeueEnabled()
+                            && q.hasAvailable(consumers.get(i), null, engine.clock().millis(), this::autonomous)) {
                         return agents.get(i);
                     }
                 }
@@ -635,7 +648,7 @@ public final class EngineSession implements QueueSession {
         long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : engine.clock().millis() + waitMillis;
         while (!q.dropped() && !engine.isClosed() && !cancelled.getAsBoolean()) {
             long version = q.version();
-            if (q.meta().dequeueEnabled() && q.hasAvailable(consumer, match, engine.clock().millis())) {
+            if (q.meta().dequeueEnabled() && q.hasAvailable(consumer, match, engine.clock().millis(), this::autonomous)) {
                 return true;
             }
             long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - engine.clock().millis();

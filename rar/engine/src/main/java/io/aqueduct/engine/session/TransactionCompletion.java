@@ -89,7 +89,9 @@ public final class TransactionCompletion {
      */
     private static void consumerFailed(AqueductEngine engine, EntityManager em, MessageEntity m, SessionTransaction.Held h,
             QueueMeta q, long now, List<Outcome> outcomes, List<QueueRuntime> targets, List<Long> dues) {
-        ConsumerStateEntity part = em.find(ConsumerStateEntity.class, ConsumerStateEntity.id(m.msgid, h.entry().consumer));
+        ConsumerStateEntity part = em.find(ConsumerStateEntity.class, ConsumerStateEntity.id(m.msgid, h.entry().consumer),
+                engine.store().dialect().shared() ? jakarta.persistence.LockModeType.PESSIMISTIC_WRITE
+                        : jakarta.persistence.LockModeType.NONE);
         if (part == null || part.state != ConsumerStates.READY) {
             outcomes.add(Outcome.GONE);
             targets.add(null);
@@ -141,8 +143,11 @@ public final class TransactionCompletion {
                 outcomes.clear();
                 targets.clear();
                 dues.clear();
+                // on a shared store another node may take the message the moment it was released: lock it first
+                jakarta.persistence.LockModeType lock = engine.store().dialect().shared()
+                        ? jakarta.persistence.LockModeType.PESSIMISTIC_WRITE : jakarta.persistence.LockModeType.NONE;
                 for (SessionTransaction.Held h : failed) {
-                    MessageEntity m = em.find(MessageEntity.class, h.entry().msgid);
+                    MessageEntity m = em.find(MessageEntity.class, h.entry().msgid, lock);
                     QueueMeta q = h.queue().meta();
                     if (m == null || m.queueId != q.id() || m.state != q.availableState()) {
                         outcomes.add(Outcome.GONE);

@@ -55,6 +55,11 @@ public final class DerbyDialect implements Dialect {
     }
 
     @Override
+    public String limit(int rows) {
+        return " FETCH FIRST " + rows + " ROWS ONLY";
+    }
+
+    @Override
     public String dirtyReadSuffix() {
         return " WITH UR";
     }

@@ -5,8 +5,9 @@ import java.sql.SQLException;
 import javax.sql.XADataSource;
 
 /**
- * What differs between databases, in one class per database (Derby now; PostgreSQL and MariaDB
- * later). Nothing outside a dialect asks which database it talks to.
+ * What differs between databases, in one class per database ({@link DerbyDialect},
+ * {@link PostgresDialect}, {@link MariaDbDialect}); {@link Dialects} picks one from the connection's
+ * metadata. Nothing outside a dialect asks which database it talks to.
  */
 public interface Dialect {
 
@@ -16,7 +17,7 @@ public interface Dialect {
     /** The schema queue tables belong to when a name gives none. */
     String defaultSchema();
 
-    /** Creates the store's tables, indexes and catalog views if they do not exist yet. */
+    /** Creates the store's tables, indexes and catalog views if they do not exist yet (idempotent, safe when nodes start together). */
     void createSchema(Connection c) throws SQLException;
 
     /** Creates (or replaces) the AQ$&lt;queue_table&gt; view of one queue table. */
@@ -27,6 +28,54 @@ public interface Dialect {
 
     /** A suffix that makes a candidate SELECT read without waiting for row locks (it re-checks later). */
     String dirtyReadSuffix();
+
+    /** Limits a SELECT to its first {@code rows} rows (appended after ORDER BY). */
+    String limit(int rows);
+
+    /**
+     * May several engines, in several JVMs, share this store? Then a dequeue selects and claims its
+     * message in the database ({@link #lockSkipLockedSuffix()}) and nodes wake each other through
+     * {@link #signals}; otherwise (embedded Derby) the ready index in memory is the whole truth.
+     */
+    default boolean shared() {
+        return false;
+    }
+
+    /**
+     * The dequeue claim of a shared store: appended to a SELECT by primary key, it locks the row
+     * for the transaction or returns nothing when another transaction (of any node) holds it.
+     */
+    default String lockSkipLockedSuffix() {
+        throw new UnsupportedOperationException("claims are made in the ready index on a store of one JVM");
+    }
+
+    /** The time manager's batch: on a shared store it locks the due rows it takes, skipping those others hold. */
+    default String timeManagerBatchSuffix() {
+        return dirtyReadSuffix();
+    }
+
+    /** Reserves a block of message sequence numbers shared by all nodes; returns the first (shared stores). */
+    default long reserveSequenceBlock(Connection c) throws SQLException {
+        throw new UnsupportedOperationException("one JVM counts its own sequence");
+    }
+
+    /** How many numbers {@link #reserveSequenceBlock} reserves at a time. */
+    default int sequenceBlockSize() {
+        return 1;
+    }
+
+    /** Cross-node wake-ups of a shared store; null when the store has one JVM. */
+    default NodeSignals signals() {
+        return null;
+    }
+
+    /**
+     * Removes the whole store from the database: the AQ$ views of its queue tables, the catalog
+     * views, the tables and the sequence (uninstalling; a test's clean slate). Messages are gone for good.
+     */
+    default void dropStore(Connection c) throws SQLException {
+        throw new UnsupportedOperationException("delete the Derby database's directory instead");
+    }
 
     /** Is this SQLState a lock timeout / deadlock / serialization failure worth retrying? */
     default boolean isTransient(String sqlState) {

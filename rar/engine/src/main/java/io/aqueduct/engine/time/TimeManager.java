@@ -29,6 +29,8 @@ public final class TimeManager implements AutoCloseable {
     private static final int BATCH = 200;
     /** After a failure (the database unreachable, say), look again this much later. */
     private static final long RETRY_AFTER_FAILURE_MS = 1000;
+    /** On a shared store, the longest the time manager sleeps without looking at the table (other nodes add work). */
+    private static final long SHARED_RECHECK_MS = 1000;
 
     private final AqueductEngine engine;
     private final ReentrantLock lock = new ReentrantLock();
@@ -175,18 +177,21 @@ public final class TimeManager implements AutoCloseable {
         try {
             seen = connection.work(em -> {
                 changes.clear();
-                String dirty = engine.store().dialect().dirtyReadSuffix();
+                // Derby reads dirty (the conditional updates re-check); a shared store locks the rows it
+                // takes and skips those another node's time manager or a dequeuer holds
+                io.aqueduct.engine.store.Dialect dialect = engine.store().dialect();
+                String batch = dialect.limit(BATCH) + dialect.timeManagerBatchSuffix();
                 @SuppressWarnings("unchecked")
                 List<Object[]> rows = em.createNativeQuery("SELECT " + ReadyEntries.SQL_COLUMNS
-                        + " FROM AQ_MESSAGE WHERE TIME_MANAGER_INFO <= ? ORDER BY TIME_MANAGER_INFO"
-                        + " FETCH FIRST " + BATCH + " ROWS ONLY" + dirty).setParameter(1, now).getResultList();
+                        + " FROM AQ_MESSAGE WHERE TIME_MANAGER_INFO <= ? ORDER BY TIME_MANAGER_INFO" + batch)
+                        .setParameter(1, now).getResultList();
                 for (Object[] row : rows) {
                     process(em, row, now, changes);
                 }
                 // consumers of multi-consumer queues whose retry delay is over
                 @SuppressWarnings("unchecked")
                 List<Object[]> parts = em.createNativeQuery("SELECT ID, MSGID, CONSUMER FROM AQ_MESSAGE_CONSUMER"
-                        + " WHERE TIME_MANAGER_INFO <= ? ORDER BY TIME_MANAGER_INFO FETCH FIRST " + BATCH + " ROWS ONLY" + dirty)
+                        + " WHERE TIME_MANAGER_INFO <= ? ORDER BY TIME_MANAGER_INFO" + batch)
                         .setParameter(1, now).getResultList();
                 for (Object[] part : parts) {
                     retryDelayOver(em, ((String) part[0]).trim(), ((String) part[1]).trim(), ((String) part[2]).trim(), now, changes);
@@ -248,7 +253,7 @@ public final class TimeManager implements AutoCloseable {
             }
         } else if (state == MessageState.READY.code()) {
             List<ReadyEntry> claimed = q.claimForTimeManager(msgid, this);
-            if (claimed == null || (claimed.isEmpty() && !multi)) {
+            if (claimed == null || (claimed.isEmpty() && !multi && !q.shared())) {
                 return; // a transaction holds it (it will wake us when it lets go) or it is not committed yet
             }
             MessageEntity m = em.find(MessageEntity.class, msgid);
@@ -368,6 +373,10 @@ public final class TimeManager implements AutoCloseable {
             if (min != null) {
                 next = Math.min(next, ((Number) min).longValue());
             }
+        }
+        if (engine.store().dialect().shared()) {
+            // another node may have enqueued a delayed message, or died before its due work: look again soon
+            next = Math.min(next, now + SHARED_RECHECK_MS);
         }
         return completions.isEmpty() ? next : now;
     }

@@ -10,7 +10,6 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.StringReader;
-import java.sql.Clob;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -82,7 +81,7 @@ public final class Transformations {
     private static void setDefinition(PreparedStatement ps, int index, Transformation t) throws SQLException {
         if (t.functionClass() != null) {
             ps.setString(index, t.functionClass());
-            ps.setNull(index + 1, Types.CLOB);
+            ps.setString(index + 1, null);
         } else {
             ps.setNull(index, Types.VARCHAR);
             ps.setCharacterStream(index + 1, new StringReader(attributesText(t)));
@@ -109,8 +108,7 @@ public final class Transformations {
                 PayloadTypeName from = PayloadTypeName.parse(rs.getString(3), "source");
                 PayloadTypeName to = PayloadTypeName.parse(rs.getString(4), "target");
                 String function = rs.getString(5);
-                Clob clob = rs.getClob(6);
-                String attributes = clob == null ? null : clob.getSubString(1, (int) clob.length());
+                String attributes = rs.getString(6); // a CLOB / TEXT column: every driver reads it as a string
                 if (function != null) {
                     // the class may not be visible yet (it is the application's): resolved when applied
                     out.add(Transformation.stored(owner, name, from, to, function, null));

@@ -1,0 +1,195 @@
+package io.aqueduct.engine.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+import javax.sql.XADataSource;
+import org.mariadb.jdbc.MariaDbDataSource;
+
+/**
+ * MariaDB (10.6 or later, InnoDB): a store several nodes share. Claims are {@code FOR UPDATE SKIP
+ * LOCKED}; the message sequence is a SEQUENCE object. MariaDB has no LISTEN / NOTIFY, so a node
+ * bumps its queues' counters in a MEMORY table (no disk write) and every node polls that small
+ * table every {@value #POLL_MS} ms: the "short fallback poll" of the wake-up.
+ */
+public final class MariaDbDialect extends SharedSqlDialect {
+    static final long POLL_MS = 50;
+
+    private final MariaDbDataSource xa;
+
+    public MariaDbDialect(JdbcSettings settings) {
+        super(settings);
+        try {
+            xa = new MariaDbDataSource(settings.url());
+            if (settings.user() != null) {
+                xa.setUser(settings.user());
+            }
+            if (settings.password() != null) {
+                xa.setPassword(settings.password());
+            }
+        } catch (SQLException e) {
+            throw new IllegalArgumentException("Not a usable MariaDB URL: " + settings.url() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String eclipseLinkPlatform() {
+        return "MySQL";
+    }
+
+    @Override
+    public XADataSource xaDataSource() {
+        return xa;
+    }
+
+    @Override
+    protected String bytesType() {
+        return "BLOB";
+    }
+
+    @Override
+    protected String lobType() {
+        return "LONGBLOB";
+    }
+
+    @Override
+    protected String textType() {
+        return "LONGTEXT";
+    }
+
+    @Override
+    protected String timestampType() {
+        return "DATETIME(3)";
+    }
+
+    @Override
+    protected String tableOptions() {
+        return " ENGINE=InnoDB";
+    }
+
+    @Override
+    protected String quote(String identifier) {
+        return '`' + identifier.replace("`", "``") + '`';
+    }
+
+    @Override
+    protected String table(Connection c, String name) throws SQLException {
+        // a queue table's view lives in its owner's database, the store's tables in the connection's
+        return quote(c.getCatalog()) + "." + quote(name);
+    }
+
+    @Override
+    protected String currentSchemaExpression() {
+        return "UPPER(DATABASE())";
+    }
+
+    @Override
+    protected void lockSchema(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT GET_LOCK('aqueduct.schema', 60)")) {
+            rs.next();
+            if (rs.getInt(1) != 1) {
+                throw new SQLException("Another node held the Aqueduct schema lock for 60 s");
+            }
+        }
+    }
+
+    @Override
+    protected void unlockSchema(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DO RELEASE_LOCK('aqueduct.schema')");
+        }
+    }
+
+    @Override
+    protected void createSequence(Statement s) throws SQLException {
+        s.execute("CREATE SEQUENCE IF NOT EXISTS AQ_MESSAGE_SEQ INCREMENT BY " + sequenceBlockSize());
+    }
+
+    @Override
+    protected void createDialectTables(Statement s) throws SQLException {
+        // wake-up counters: in memory (a server restart resets them, which readers see as a change)
+        s.execute("CREATE TABLE IF NOT EXISTS AQ_SIGNAL (QID BIGINT NOT NULL PRIMARY KEY, VERSION BIGINT NOT NULL) ENGINE=MEMORY");
+    }
+
+    @Override
+    public long reserveSequenceBlock(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT NEXTVAL(AQ_MESSAGE_SEQ)")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Override
+    public NodeSignals signals() {
+        return new CoalescingSignals() {
+            private final Map<Long, Long> seen = new HashMap<>();
+            private boolean baseline;
+
+            @Override
+            protected Connection connect() throws SQLException {
+                return MariaDbDialect.this.connect();
+            }
+
+            @Override
+            protected void send(Connection c, Set<Long> queueIds) throws SQLException {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO AQ_SIGNAL (QID, VERSION) VALUES (?, 1)"
+                        + " ON DUPLICATE KEY UPDATE VERSION = VERSION + 1")) {
+                    for (long id : queueIds) {
+                        ps.setLong(1, id);
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+            }
+
+            @Override
+            protected void subscribe(Connection c) {
+                baseline = false;
+            }
+
+            @Override
+            protected void receive(Connection c, long millis, LongConsumer receiver) throws SQLException {
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT QID, VERSION FROM AQ_SIGNAL")) {
+                    while (rs.next()) {
+                        Long before = seen.put(rs.getLong(1), rs.getLong(2));
+                        if (baseline && (before == null || before != rs.getLong(2))) {
+                            receiver.accept(rs.getLong(1));
+                        }
+                    }
+                }
+                baseline = true;
+                try {
+                    TimeUnit.MILLISECONDS.sleep(Math.min(millis, POLL_MS)); // real time: the poll's own pace
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("interrupted", e);
+                }
+            }
+        };
+    }
+
+    /** A plain connection in auto-commit, outside XA (signals). */
+    Connection connect() throws SQLException {
+        Properties p = new Properties();
+        if (settings.user() != null) {
+            p.setProperty("user", settings.user());
+        }
+        if (settings.password() != null) {
+            p.setProperty("password", settings.password());
+        }
+        Connection c = new org.mariadb.jdbc.Driver().connect(settings.url(), p);
+        if (c == null) {
+            throw new SQLException("Not a MariaDB URL: " + settings.url());
+        }
+        c.setAutoCommit(true);
+        return c;
+    }
+}

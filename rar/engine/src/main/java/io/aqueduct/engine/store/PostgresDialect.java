@@ -1,0 +1,178 @@
+package io.aqueduct.engine.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
+import javax.sql.XADataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.postgresql.xa.PGXADataSource;
+
+/**
+ * PostgreSQL: a store several nodes share. Claims are {@code FOR UPDATE SKIP LOCKED}, the message
+ * sequence is a database sequence, and nodes wake each other with LISTEN / NOTIFY (sent after the
+ * commit: PostgreSQL refuses NOTIFY in a transaction that is prepared for XA). XA needs
+ * {@code max_prepared_transactions > 0} on the server.
+ */
+public final class PostgresDialect extends SharedSqlDialect {
+    private static final String CHANNEL = "aqueduct";
+    /** Advisory lock key serializing schema creation between nodes. */
+    private static final long SCHEMA_LOCK = 0x41515545L;
+
+    private final PGXADataSource xa = new PGXADataSource();
+    private final String nodeTag = UUID.randomUUID().toString().substring(0, 8);
+
+    public PostgresDialect(JdbcSettings settings) {
+        super(settings);
+        xa.setUrl(settings.url());
+        if (settings.user() != null) {
+            xa.setUser(settings.user());
+        }
+        if (settings.password() != null) {
+            xa.setPassword(settings.password());
+        }
+    }
+
+    @Override
+    public String eclipseLinkPlatform() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public XADataSource xaDataSource() {
+        return xa;
+    }
+
+    @Override
+    protected String bytesType() {
+        return "BYTEA";
+    }
+
+    @Override
+    protected String lobType() {
+        return "BYTEA";
+    }
+
+    @Override
+    protected String textType() {
+        return "TEXT";
+    }
+
+    @Override
+    protected String timestampType() {
+        return "TIMESTAMP(3)";
+    }
+
+    @Override
+    protected String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    @Override
+    protected String table(Connection c, String name) {
+        return name; // a view keeps the table it was created on, whatever the search path later
+    }
+
+    @Override
+    protected String currentSchemaExpression() {
+        return "UPPER(CURRENT_SCHEMA)";
+    }
+
+    @Override
+    protected void lockSchema(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+            ps.setLong(1, SCHEMA_LOCK);
+            ps.execute(); // held until the schema's transaction commits: DDL is transactional here
+        }
+    }
+
+    @Override
+    protected void createSequence(Statement s) throws SQLException {
+        s.execute("CREATE SEQUENCE IF NOT EXISTS AQ_MESSAGE_SEQ INCREMENT BY " + sequenceBlockSize());
+    }
+
+    @Override
+    public long reserveSequenceBlock(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT nextval('aq_message_seq')")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Override
+    public boolean isTransient(String sqlState) {
+        // 40001 serialization, 40P01 deadlock, 55P03 lock not available
+        return super.isTransient(sqlState) || "55P03".equals(sqlState);
+    }
+
+    @Override
+    public NodeSignals signals() {
+        return new CoalescingSignals() {
+            @Override
+            protected Connection connect() throws SQLException {
+                return PostgresDialect.this.connect();
+            }
+
+            @Override
+            protected void send(Connection c, Set<Long> queueIds) throws SQLException {
+                String ids = queueIds.stream().map(String::valueOf).collect(Collectors.joining(","));
+                try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+                    ps.setString(1, CHANNEL);
+                    ps.setString(2, nodeTag + ":" + ids); // a payload holds 8,000 bytes: plenty of queue ids
+                    ps.execute();
+                }
+            }
+
+            @Override
+            protected void subscribe(Connection c) throws SQLException {
+                try (Statement s = c.createStatement()) {
+                    s.execute("LISTEN " + CHANNEL);
+                }
+            }
+
+            @Override
+            protected void receive(Connection c, long millis, LongConsumer receiver) throws SQLException {
+                PGNotification[] notes = c.unwrap(PGConnection.class).getNotifications((int) millis);
+                if (notes == null) {
+                    return;
+                }
+                for (PGNotification n : notes) {
+                    String payload = n.getParameter();
+                    int colon = payload.indexOf(':');
+                    if (colon < 0 || payload.substring(0, colon).equals(nodeTag)) {
+                        continue; // our own: local waiters were woken directly
+                    }
+                    for (String id : payload.substring(colon + 1).split(",")) {
+                        if (!id.isEmpty()) {
+                            receiver.accept(Long.parseLong(id));
+                        }
+                    }
+                }
+            }
+        };
+    }
+
+    /** A plain connection in auto-commit, outside XA (signals). */
+    Connection connect() throws SQLException {
+        Properties p = new Properties();
+        if (settings.user() != null) {
+            p.setProperty("user", settings.user());
+        }
+        if (settings.password() != null) {
+            p.setProperty("password", settings.password());
+        }
+        Connection c = new org.postgresql.Driver().connect(settings.url(), p);
+        if (c == null) {
+            throw new SQLException("Not a PostgreSQL URL: " + settings.url());
+        }
+        c.setAutoCommit(true);
+        return c;
+    }
+}

@@ -1,0 +1,251 @@
+package io.aqueduct.engine.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The part of the schema that PostgreSQL and MariaDB write alike (both know CREATE ... IF NOT
+ * EXISTS, CREATE OR REPLACE VIEW, SKIP LOCKED and LIMIT); each subclass supplies its column types,
+ * quoting, sequence and schema lock. Several nodes may run this at once on an empty database.
+ */
+abstract class SharedSqlDialect implements Dialect {
+    protected final JdbcSettings settings;
+
+    SharedSqlDialect(JdbcSettings settings) {
+        this.settings = settings;
+    }
+
+    /** Column type of an inline payload (up to 32,672 bytes). */
+    protected abstract String bytesType();
+
+    /** Column type of a large payload. */
+    protected abstract String lobType();
+
+    /** Column type of a large text. */
+    protected abstract String textType();
+
+    /** Column type of a UTC timestamp with milliseconds. */
+    protected abstract String timestampType();
+
+    /** Appended to CREATE TABLE (the storage engine). */
+    protected String tableOptions() {
+        return "";
+    }
+
+    protected abstract String quote(String identifier);
+
+    /** A base table of the store as a view in another schema must name it. */
+    protected abstract String table(Connection c, String name) throws SQLException;
+
+    /** The schema USER_ views show: the connected user's. */
+    protected abstract String currentSchemaExpression();
+
+    /** Serializes schema creation between nodes starting together. */
+    protected abstract void lockSchema(Connection c) throws SQLException;
+
+    protected void unlockSchema(Connection c) throws SQLException {
+    }
+
+    /** Creates the message sequence (numbers reserved in blocks of {@link #sequenceBlockSize()}) if absent. */
+    protected abstract void createSequence(Statement s) throws SQLException;
+
+    /** Tables a dialect adds for itself (signals). */
+    protected void createDialectTables(Statement s) throws SQLException {
+    }
+
+    @Override
+    public boolean shared() {
+        return true;
+    }
+
+    @Override
+    public String defaultSchema() {
+        return "AQ";
+    }
+
+    @Override
+    public String dirtyReadSuffix() {
+        return ""; // readers never wait for writers here (multi-versioned rows)
+    }
+
+    @Override
+    public String limit(int rows) {
+        return " LIMIT " + rows;
+    }
+
+    @Override
+    public String lockSkipLockedSuffix() {
+        return " FOR UPDATE SKIP LOCKED";
+    }
+
+    @Override
+    public String timeManagerBatchSuffix() {
+        return " FOR UPDATE SKIP LOCKED"; // nodes share the due work: a row one takes the others pass by
+    }
+
+    @Override
+    public int sequenceBlockSize() {
+        return 100;
+    }
+
+    @Override
+    public void createSchema(Connection c) throws SQLException {
+        lockSchema(c);
+        try (Statement s = c.createStatement()) {
+            String opts = tableOptions();
+            s.execute("CREATE TABLE IF NOT EXISTS AQ_QUEUE_TABLE (QT_ID BIGINT NOT NULL PRIMARY KEY, OWNER VARCHAR(30) NOT NULL,"
+                    + " NAME VARCHAR(30) NOT NULL, PAYLOAD_TYPE VARCHAR(7) NOT NULL, OBJECT_TYPE VARCHAR(256),"
+                    + " SORT_ORDER VARCHAR(22) NOT NULL, MULTIPLE_CONSUMERS SMALLINT NOT NULL,"
+                    + " MESSAGE_GROUPING VARCHAR(13) NOT NULL, USER_COMMENT VARCHAR(2000),"
+                    + " CONSTRAINT AQ_QUEUE_TABLE_NAME UNIQUE (OWNER, NAME))" + opts);
+            s.execute("CREATE TABLE IF NOT EXISTS AQ_QUEUE (QID BIGINT NOT NULL PRIMARY KEY, OWNER VARCHAR(30) NOT NULL,"
+                    + " NAME VARCHAR(30) NOT NULL, QT_ID BIGINT NOT NULL REFERENCES AQ_QUEUE_TABLE (QT_ID),"
+                    + " QUEUE_TYPE VARCHAR(15) NOT NULL, MAX_RETRIES INT NOT NULL, RETRY_DELAY BIGINT NOT NULL,"
+                    + " RETENTION BIGINT NOT NULL, ENQUEUE_ENABLED SMALLINT NOT NULL, DEQUEUE_ENABLED SMALLINT NOT NULL,"
+                    + " USER_COMMENT VARCHAR(2000), CONSTRAINT AQ_QUEUE_NAME UNIQUE (OWNER, NAME))" + opts);
+            s.execute("CREATE TABLE IF NOT EXISTS AQ_MESSAGE (MSGID CHAR(32) NOT NULL PRIMARY KEY, QID BIGINT NOT NULL,"
+                    + " QT_ID BIGINT NOT NULL, CORRID VARCHAR(128), PRIORITY INT NOT NULL, STATE INT NOT NULL,"
+                    + " DELAY " + timestampType() + ", EXPIRATION BIGINT NOT NULL, TIME_MANAGER_INFO BIGINT,"
+                    + " ENQ_TIME " + timestampType() + " NOT NULL, ENQ_UID VARCHAR(128), ENQ_TID VARCHAR(64),"
+                    + " DEQ_TIME " + timestampType() + ", DEQ_UID VARCHAR(128), DEQ_TID VARCHAR(64), RETRY_COUNT INT NOT NULL,"
+                    + " EXCEPTION_QSCHEMA VARCHAR(30), EXCEPTION_QUEUE VARCHAR(30),"
+                    + " SENDER_NAME VARCHAR(30), SENDER_ADDRESS VARCHAR(1024), SENDER_PROTOCOL INT,"
+                    + " ORIGINAL_MSGID CHAR(32), SEQ BIGINT NOT NULL, GROUP_SEQ BIGINT NOT NULL, ORDER_MS BIGINT NOT NULL,"
+                    + " USER_DATA " + bytesType() + ", USER_DATA_LOB " + lobType() + ")" + opts);
+            // the time manager's next due instant, and the two dequeue orders: several nodes select in the database
+            createIndex(s, "AQ_MESSAGE_TM", "AQ_MESSAGE", "TIME_MANAGER_INFO");
+            createIndex(s, "AQ_MESSAGE_PRIORITY_ORDER", "AQ_MESSAGE", "QID, STATE, PRIORITY, ORDER_MS, GROUP_SEQ, SEQ");
+            createIndex(s, "AQ_MESSAGE_TIME_ORDER", "AQ_MESSAGE", "QID, STATE, ORDER_MS, PRIORITY, GROUP_SEQ, SEQ");
+            createIndex(s, "AQ_MESSAGE_GROUP", "AQ_MESSAGE", "QID, GROUP_SEQ");
+            s.execute("CREATE TABLE IF NOT EXISTS AQ_SEQUENCE (NAME VARCHAR(30) NOT NULL PRIMARY KEY, NEXT_VALUE BIGINT NOT NULL)"
+                    + opts);
+            for (String name : List.of("QUEUE_TABLE", "QUEUE", "SUBSCRIBER")) {
+                s.execute("INSERT INTO AQ_SEQUENCE (NAME, NEXT_VALUE) SELECT '" + name + "', 0 FROM AQ_SEQUENCE"
+                        + " WHERE NAME = '" + name + "' HAVING COUNT(*) = 0");
+            }
+            s.execute("CREATE TABLE IF NOT EXISTS AQ_SUBSCRIBER (SUB_ID BIGINT NOT NULL PRIMARY KEY, QID BIGINT NOT NULL,"
+                    + " CONSUMER VARCHAR(128) NOT NULL, NAME VARCHAR(30), ADDRESS VARCHAR(1024), PROTOCOL INT NOT NULL,"
+                    + " RULE_TEXT VARCHAR(4000), TRANSFORMATION VARCHAR(61), CONSTRAINT AQ_SUBSCRIBER_AGENT UNIQUE (QID, CONSUMER))"
+                    + opts);
+            s.execute("CREATE TABLE IF NOT EXISTS AQ_MESSAGE_CONSUMER (ID VARCHAR(170) NOT NULL PRIMARY KEY, MSGID CHAR(32) NOT NULL,"
+                    + " QID BIGINT NOT NULL, CONSUMER VARCHAR(128) NOT NULL, NAME VARCHAR(30), ADDRESS VARCHAR(1024),"
+                    + " PROTOCOL INT NOT NULL, STATE INT NOT NULL, RETRY_COUNT INT NOT NULL, TIME_MANAGER_INFO BIGINT,"
+                    + " DEQ_TIME " + timestampType() + ", DEQ_UID VARCHAR(128), DEQ_TID VARCHAR(64))" + opts);
+            createIndex(s, "AQ_MESSAGE_CONSUMER_MSG", "AQ_MESSAGE_CONSUMER", "MSGID");
+            createIndex(s, "AQ_MESSAGE_CONSUMER_TM", "AQ_MESSAGE_CONSUMER", "TIME_MANAGER_INFO");
+            createIndex(s, "AQ_MESSAGE_CONSUMER_LANE", "AQ_MESSAGE_CONSUMER", "QID, CONSUMER, STATE, MSGID");
+            s.execute("CREATE TABLE IF NOT EXISTS AQ_TRANSFORMATION (OWNER VARCHAR(30) NOT NULL, NAME VARCHAR(30) NOT NULL,"
+                    + " FROM_TYPE VARCHAR(256) NOT NULL, TO_TYPE VARCHAR(256) NOT NULL, FUNCTION_CLASS VARCHAR(256),"
+                    + " ATTRIBUTES " + textType() + ", PRIMARY KEY (OWNER, NAME))" + opts);
+            createSequence(s);
+            createDialectTables(s);
+            s.execute("CREATE OR REPLACE VIEW DBA_QUEUE_TABLES (OWNER, QUEUE_TABLE, TYPE, OBJECT_TYPE, SORT_ORDER, RECIPIENTS,"
+                    + " MESSAGE_GROUPING, USER_COMMENT) AS SELECT OWNER, NAME, PAYLOAD_TYPE, OBJECT_TYPE, SORT_ORDER,"
+                    + " CASE WHEN MULTIPLE_CONSUMERS = 1 THEN 'MULTIPLE' ELSE 'SINGLE' END, MESSAGE_GROUPING, USER_COMMENT"
+                    + " FROM AQ_QUEUE_TABLE");
+            s.execute("CREATE OR REPLACE VIEW USER_QUEUE_TABLES AS SELECT QUEUE_TABLE, TYPE, OBJECT_TYPE, SORT_ORDER, RECIPIENTS,"
+                    + " MESSAGE_GROUPING, USER_COMMENT FROM DBA_QUEUE_TABLES WHERE OWNER = " + currentSchemaExpression());
+            s.execute("CREATE OR REPLACE VIEW DBA_QUEUES (OWNER, NAME, QUEUE_TABLE, QID, QUEUE_TYPE, MAX_RETRIES, RETRY_DELAY,"
+                    + " ENQUEUE_ENABLED, DEQUEUE_ENABLED, RETENTION, USER_COMMENT) AS SELECT Q.OWNER, Q.NAME, T.NAME,"
+                    + " Q.QID, Q.QUEUE_TYPE, Q.MAX_RETRIES, Q.RETRY_DELAY,"
+                    + " CASE WHEN Q.ENQUEUE_ENABLED = 1 THEN 'YES' ELSE 'NO' END,"
+                    + " CASE WHEN Q.DEQUEUE_ENABLED = 1 THEN 'YES' ELSE 'NO' END,"
+                    + " Q.RETENTION, Q.USER_COMMENT"
+                    + " FROM AQ_QUEUE Q JOIN AQ_QUEUE_TABLE T ON Q.QT_ID = T.QT_ID");
+            s.execute("CREATE OR REPLACE VIEW USER_QUEUES AS SELECT NAME, QUEUE_TABLE, QID, QUEUE_TYPE, MAX_RETRIES, RETRY_DELAY,"
+                    + " ENQUEUE_ENABLED, DEQUEUE_ENABLED, RETENTION, USER_COMMENT FROM DBA_QUEUES WHERE OWNER = "
+                    + currentSchemaExpression());
+        } finally {
+            unlockSchema(c);
+        }
+    }
+
+    protected void createIndex(Statement s, String name, String table, String columns) throws SQLException {
+        s.execute("CREATE INDEX IF NOT EXISTS " + name + " ON " + table + " (" + columns + ")");
+    }
+
+    @Override
+    public void createQueueTableView(Connection c, String owner, String queueTable, long queueTableId,
+            boolean multipleConsumers) throws SQLException {
+        String m = table(c, "AQ_MESSAGE");
+        String q = table(c, "AQ_QUEUE");
+        String consumers = table(c, "AQ_MESSAGE_CONSUMER");
+        String messageState = "CASE M.STATE WHEN 0 THEN 'READY' WHEN 1 THEN 'WAITING' WHEN 2 THEN 'PROCESSED' ELSE 'EXPIRED' END";
+        String payload = "COALESCE(M.USER_DATA_LOB, M.USER_DATA)";
+        String columns = " (QUEUE, MSG_ID, CORR_ID, MSG_PRIORITY, MSG_STATE, DELAY, EXPIRATION, ENQ_TIME, ENQ_USER_ID,"
+                + " ENQ_TXN_ID, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID, RETRY_COUNT, EXCEPTION_QUEUE_OWNER, EXCEPTION_QUEUE, USER_DATA";
+        String select;
+        if (multipleConsumers) {
+            columns += ", CONSUMER_NAME, ADDRESS, PROTOCOL)";
+            select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY,"
+                    + " CASE WHEN C.STATE = 4 THEN 'UNDELIVERABLE' WHEN C.STATE IS NULL OR M.STATE <> 0 THEN " + messageState
+                    + " WHEN C.STATE = 0 THEN 'READY' WHEN C.STATE = 1 THEN 'WAITING' WHEN C.STATE = 2 THEN 'PROCESSED'"
+                    + " ELSE 'EXPIRED' END,"
+                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, C.DEQ_TIME, C.DEQ_UID, C.DEQ_TID,"
+                    + " COALESCE(C.RETRY_COUNT, M.RETRY_COUNT), M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload + ","
+                    + " C.NAME, C.ADDRESS, C.PROTOCOL"
+                    + " FROM " + m + " M JOIN " + q + " Q ON M.QID = Q.QID LEFT JOIN " + consumers + " C ON C.MSGID = M.MSGID";
+        } else {
+            columns += ")";
+            select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY, " + messageState + ","
+                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, M.DEQ_TIME, M.DEQ_UID, M.DEQ_TID,"
+                    + " M.RETRY_COUNT, M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload
+                    + " FROM " + m + " M JOIN " + q + " Q ON M.QID = Q.QID";
+        }
+        try (Statement s = c.createStatement()) {
+            // names were validated as identifiers and the id is ours: nothing user-typed is spliced in raw
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + quote(owner));
+            s.execute("CREATE OR REPLACE VIEW " + quote(owner) + "." + quote("AQ$" + queueTable) + columns + select
+                    + " WHERE M.QT_ID = " + queueTableId);
+        }
+    }
+
+    @Override
+    public void dropQueueTableView(Connection c, String owner, String queueTable) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP VIEW IF EXISTS " + quote(owner) + "." + quote("AQ$" + queueTable));
+        }
+    }
+
+    @Override
+    public void dropStore(Connection c) throws SQLException {
+        List<String[]> views = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT OWNER, NAME FROM AQ_QUEUE_TABLE");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                views.add(new String[] {rs.getString(1), rs.getString(2)});
+            }
+        } catch (SQLException noStoreYet) {
+            c.rollback(); // PostgreSQL: the failed statement ended the transaction's use
+        }
+        for (String[] v : views) {
+            dropQueueTableView(c, v[0], v[1]);
+        }
+        try (Statement s = c.createStatement()) {
+            for (String view : List.of("USER_QUEUES", "DBA_QUEUES", "USER_QUEUE_TABLES", "DBA_QUEUE_TABLES")) {
+                s.execute("DROP VIEW IF EXISTS " + view);
+            }
+            for (String table : List.of("AQ_MESSAGE_CONSUMER", "AQ_SUBSCRIBER", "AQ_MESSAGE", "AQ_QUEUE", "AQ_QUEUE_TABLE",
+                    "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL")) {
+                s.execute("DROP TABLE IF EXISTS " + table);
+            }
+            s.execute("DROP SEQUENCE IF EXISTS AQ_MESSAGE_SEQ");
+        }
+        c.commit();
+    }
+
+    @Override
+    public void shutdown() {
+        // the database server lives on; the XA data source holds no pool of its own
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + settings + "]";
+    }
+}

@@ -1,0 +1,104 @@
+package io.aqueduct.engine;
+
+import io.aqueduct.engine.store.Dialect;
+import io.aqueduct.engine.store.Dialects;
+import io.aqueduct.engine.store.JdbcSettings;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The database the engine tests run on. Derby (in memory, a database per test) unless the system
+ * property {@code aqueduct.test.store} says {@code postgres} or {@code mariadb}; those read their
+ * server from {@code aqueduct.test.postgres.url} / {@code aqueduct.test.mariadb.url} (or the
+ * environment variables AQUEDUCT_TEST_POSTGRES_URL / AQUEDUCT_TEST_MARIADB_URL, with _USER and
+ * _PASSWORD beside them). A store that is asked for but not configured skips its run; one that is
+ * configured but unreachable fails it. Each test starts from an empty store in schema APP.
+ */
+final class TestStore {
+    enum Kind {
+        DERBY, POSTGRES, MARIADB
+    }
+
+    static final TestStore CURRENT = fromSystemProperties();
+
+    final Kind kind;
+    private final String serverUrl;
+    private final String user;
+    private final String password;
+
+    private TestStore(Kind kind, String serverUrl, String user, String password) {
+        this.kind = kind;
+        this.serverUrl = serverUrl;
+        this.user = user;
+        this.password = password;
+    }
+
+    private static TestStore fromSystemProperties() {
+        Kind kind = Kind.valueOf(System.getProperty("aqueduct.test.store", "derby").trim().toUpperCase(Locale.ROOT));
+        if (kind == Kind.DERBY) {
+            return new TestStore(kind, null, null, null);
+        }
+        String prefix = kind.name().toLowerCase(Locale.ROOT);
+        return new TestStore(kind, setting(prefix, "url"), setting(prefix, "user"), setting(prefix, "password"));
+    }
+
+    private static String setting(String store, String what) {
+        String value = System.getProperty("aqueduct.test." + store + "." + what);
+        if (value == null || value.isBlank()) {
+            value = System.getenv("AQUEDUCT_TEST_" + store.toUpperCase(Locale.ROOT) + "_" + what.toUpperCase(Locale.ROOT));
+        }
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    boolean shared() {
+        return kind != Kind.DERBY;
+    }
+
+    /** Skips the calling test when this store was asked for but no server is configured. */
+    void assumeConfigured() {
+        Assumptions.assumeTrue(kind == Kind.DERBY || serverUrl != null, () -> "aqueduct.test.store=" + kind
+                + " but no aqueduct.test." + kind.name().toLowerCase(Locale.ROOT) + ".url is configured");
+    }
+
+    /** The JDBC URL of the store's schema APP on the server. */
+    String storeUrl() {
+        return switch (kind) {
+            case DERBY -> throw new IllegalStateException("Derby tests use a database per test");
+            case POSTGRES -> serverUrl + (serverUrl.contains("?") ? "&" : "?") + "currentSchema=%22APP%22";
+            case MARIADB -> serverUrl.replaceAll("/+$", "") + "/APP";
+        };
+    }
+
+    JdbcSettings settings() {
+        return new JdbcSettings(storeUrl(), user, password);
+    }
+
+    /** An empty store: schema APP exists, nothing of Aqueduct's is in it. Returns its dialect. */
+    Dialect emptyStore() throws SQLException {
+        try (Connection c = DriverManager.getConnection(kind == Kind.MARIADB ? serverUrl : storeUrl(), user, password);
+                Statement s = c.createStatement()) {
+            s.execute(kind == Kind.MARIADB ? "CREATE DATABASE IF NOT EXISTS APP" : "CREATE SCHEMA IF NOT EXISTS \"APP\"");
+        }
+        Dialect dialect = Dialects.forJdbc(new JdbcSettings(storeUrl(), user, password));
+        try (Connection c = DriverManager.getConnection(storeUrl(), user, password)) {
+            c.setAutoCommit(false);
+            dialect.dropStore(c);
+        }
+        return dialect;
+    }
+
+    /** An administrator's connection to the store, reading as the tests expect (ANSI quotes on MariaDB). */
+    Connection connect() throws SQLException {
+        Connection c = DriverManager.getConnection(storeUrl(), user, password);
+        if (kind == Kind.MARIADB) {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES,PIPES_AS_CONCAT')");
+            }
+        }
+        return c;
+    }
+}
