@@ -4,9 +4,10 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * One queue implementation under test, on one store. A system is opened on a fresh, empty
- * directory, hands out producers and consumers (each one thread's own session / connection) and
- * is closed at the end of the scenario. Payloads are opaque {@code byte[]}; the harness keeps a
+ * One queue implementation under test, on one store. A system is opened on a store (Derby: in a
+ * fresh, empty directory; a server: its benchmark place, which the system empties of its own
+ * tables first), hands out producers and consumers (each one thread's own session / connection)
+ * and is closed at the end of the scenario. Payloads are opaque {@code byte[]}; the harness keeps a
  * unique counter in their first 8 bytes (see {@link Payloads}).
  */
 public interface QueueSystem extends AutoCloseable {
@@ -14,8 +15,11 @@ public interface QueueSystem extends AutoCloseable {
     /** The system's name in the BENCH lines ({@code aqueduct}, {@code raw-jdbc}). */
     String name();
 
-    /** Creates the store in {@code dir} (empty, created by the harness) and the queue. */
-    void open(Path dir) throws Exception;
+    /**
+     * Creates the queue on {@code store}: on Derby a database in {@code dir} (empty, created by the
+     * harness); on a server the system first drops what a previous run of it left there.
+     */
+    void open(BenchStore store, Path dir) throws Exception;
 
     Producer producer() throws Exception;
 

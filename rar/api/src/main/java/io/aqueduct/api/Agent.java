@@ -11,10 +11,8 @@ public record Agent(String name, String address, int protocol) implements Serial
         if (name == null && address == null) {
             throw new AqException(AqError.INVALID_VALUE, "An agent needs a name or an address.");
         }
-        if ((name != null && name.indexOf('\0') >= 0) || (address != null && address.indexOf('\0') >= 0)) {
-            // no database stores the NUL character in text (PostgreSQL refuses it outright)
-            throw new AqException(AqError.INVALID_VALUE, "An agent's name and address cannot contain the NUL character (\\u0000).");
-        }
+        StorableText.check(name, "An agent's name");
+        StorableText.check(address, "An agent's address");
         if (name != null && name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 30) {
             throw new AqException(AqError.NAME_TOO_LONG, "Agent name '" + name + "' is longer than 30 bytes.");
         }

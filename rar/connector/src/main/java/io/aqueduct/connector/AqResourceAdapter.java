@@ -46,7 +46,8 @@ public class AqResourceAdapter implements ResourceAdapter {
     private String storeDirectory = "";
 
     @ConfigProperty(description = "JDBC URL of a shared store: PostgreSQL (jdbc:postgresql://host/db) or MariaDB "
-            + "(jdbc:mariadb://host/db), which several servers may share. Empty: the embedded Derby store in "
+            + "(jdbc:mariadb://host/db), which several servers may share. Empty: the system property "
+            + "aqueduct.storeUrl (with aqueduct.storeUser, aqueduct.storePassword), else the embedded Derby store in "
             + "storeDirectory. PostgreSQL needs max_prepared_transactions > 0 (XA).", defaultValue = "")
     private String storeUrl = "";
 
@@ -93,6 +94,12 @@ public class AqResourceAdapter implements ResourceAdapter {
         try {
             AqueductEngine.Builder b = AqueductEngine.builder().user(user)
                     .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled));
+            if (storeUrl == null || storeUrl.isBlank()) {
+                // Payara Micro and scripted set-ups may give the shared store as system properties
+                storeUrl = System.getProperty("aqueduct.storeUrl", "");
+                storeUser = blankToNull(storeUser) == null ? System.getProperty("aqueduct.storeUser", "") : storeUser;
+                storePassword = blankToNull(storePassword) == null ? System.getProperty("aqueduct.storePassword", "") : storePassword;
+            }
             if (storeUrl == null || storeUrl.isBlank()) {
                 b.derbyDirectory(storePath());
             } else {

@@ -116,14 +116,16 @@ final class SharedStoreSelection {
         boolean consumerPart = r.consumer() != null;
         StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM AQ_MESSAGE M");
         if (consumerPart) {
-            sql.append(" JOIN AQ_MESSAGE_CONSUMER C ON C.MSGID = M.MSGID AND C.QID = M.QID");
+            // the consumer's part by primary key, message by message in dequeue order: one index probe
+            // each, whatever the planner believes about the tables' sizes
+            sql.append(" JOIN AQ_MESSAGE_CONSUMER C ON C.ID = CONCAT(M.MSGID, ?)");
         }
         sql.append(" WHERE M.QID = ? AND M.STATE = ?");
         if (meta.availableState() == MessageState.READY.code()) {
             sql.append(" AND (M.TIME_MANAGER_INFO IS NULL OR M.TIME_MANAGER_INFO > ?)"); // expired: the time manager's
         }
         if (consumerPart) {
-            sql.append(" AND C.CONSUMER = ? AND C.STATE = 0 AND C.ADDRESS IS NULL");
+            sql.append(" AND C.STATE = 0 AND C.ADDRESS IS NULL");
         }
         if (msgid != null) {
             sql.append(" AND M.MSGID = ?");
@@ -138,13 +140,13 @@ final class SharedStoreSelection {
         sql.append(" ORDER BY ").append(String.join(", ", keys)).append(dialect.limit(PAGE));
         try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
             int i = 1;
+            if (consumerPart) {
+                ps.setString(i++, "/" + r.consumer());
+            }
             ps.setLong(i++, meta.id());
             ps.setInt(i++, meta.availableState());
             if (meta.availableState() == MessageState.READY.code()) {
                 ps.setLong(i++, r.now());
-            }
-            if (consumerPart) {
-                ps.setString(i++, r.consumer());
             }
             if (msgid != null) {
                 ps.setString(i++, msgid);

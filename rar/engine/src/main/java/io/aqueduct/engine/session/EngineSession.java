@@ -289,9 +289,7 @@ public final class EngineSession implements QueueSession {
             throw new AqException(AqError.INVALID_EXPIRATION, "Invalid expiration " + p.expiration()
                     + ": the expiration is a number of seconds, 0 or more, or NEVER (-1).");
         }
-        if (p.correlation() != null && p.correlation().indexOf('\0') >= 0) {
-            throw new AqException(AqError.INVALID_VALUE, "A correlation identifier cannot contain the NUL character (\\u0000).");
-        }
+        io.aqueduct.api.StorableText.check(p.correlation(), "A correlation identifier");
         if (p.correlation() != null && p.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
             throw new AqException(AqError.INVALID_VALUE, "The correlation identifier has more than 128 bytes.");
         }
@@ -423,12 +421,8 @@ public final class EngineSession implements QueueSession {
             throw new AqException(AqError.INVALID_VALUE, "Invalid wait " + opts.waitSeconds()
                     + ": use FOREVER (-1), NO_WAIT (0) or a number of seconds.");
         }
-        if (opts.consumerName() != null && opts.consumerName().indexOf('\0') >= 0) {
-            throw new AqException(AqError.INVALID_VALUE, "A consumer name cannot contain the NUL character (\\u0000).");
-        }
-        if (opts.correlation() != null && opts.correlation().indexOf('\0') >= 0) {
-            throw new AqException(AqError.INVALID_VALUE, "A correlation identifier cannot contain the NUL character (\\u0000).");
-        }
+        io.aqueduct.api.StorableText.check(opts.consumerName(), "A consumer name");
+        io.aqueduct.api.StorableText.check(opts.correlation(), "A correlation identifier");
         if (opts.correlation() != null && opts.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
             throw new AqException(AqError.INVALID_VALUE, "The correlation identifier has more than 128 bytes.");
         }
