@@ -27,14 +27,19 @@ import java.util.stream.Stream;
  * the filter (a regex, searched for; a plain substring works) matches, and prints
  *
  * <pre>
- * BENCH &lt;system&gt;/derby/&lt;case&gt; enq_per_s=&lt;x&gt; deq_per_s=&lt;y&gt; [key=value ...]
- * BENCH ratio/derby/&lt;case&gt; enq=&lt;aqueduct/raw&gt; deq=&lt;aqueduct/raw&gt;
+ * BENCH &lt;system&gt;/&lt;store&gt;/&lt;case&gt; enq_per_s=&lt;x&gt; deq_per_s=&lt;y&gt; [key=value ...]
+ * BENCH ratio/&lt;store&gt;/&lt;case&gt; enq=&lt;aqueduct/raw&gt; deq=&lt;aqueduct/raw&gt;
  * </pre>
+ *
+ * The stores ({@link BenchStore}) are {@code derby} (embedded, durable), {@code postgres} and
+ * {@code mariadb} (servers, configured by BENCH_POSTGRES_URL etc.); a server that cannot be reached
+ * gets a {@code BENCH-SKIP <store> ...} line and the run goes on without it.
  *
  * Each case runs {@code bench.rounds} times per system, the two systems back to back in the order
  * A B, B A, ... so that a drift of the disk's fsync rate hits both alike; the BENCH line of a system
  * is its total messages over its total seconds, and lines starting with {@code #} give each round.
- * Every run gets a fresh Derby database in its own temporary directory, deleted afterwards.
+ * Every run gets a fresh Derby database in its own temporary directory, deleted afterwards; on a
+ * server, every run first drops what the system left in the benchmark's schema / database.
  *
  * <p>System properties: {@code bench.seconds} (length of a timed phase, default 4),
  * {@code bench.rounds} (default 3), {@code bench.maxMessages} (cap per enqueue phase, default
@@ -43,13 +48,13 @@ import java.util.stream.Stream;
  * {@code bench.keep} (keep them), {@code bench.warmup} (default true).
  */
 public final class Bench {
-    static final String STORE = "derby";
     static final String AQUEDUCT_CLASS = "io.aqueduct.bench.aqueduct.AqueductSystem";
     /**
      * Scenarios that do not fit the enqueue / dequeue mould of {@link QueueSystem}: they print their
      * own BENCH lines. Loaded by name (the aqueduct package is compiled only with the engine).
      */
-    static final List<String> EXTRA_CLASSES = List.of("io.aqueduct.bench.aqueduct.SubscribersBench");
+    static final List<String> EXTRA_CLASSES = List.of("io.aqueduct.bench.aqueduct.SubscribersBench",
+            "io.aqueduct.bench.aqueduct.NodesBench");
     static final int BATCH = 100;
 
     private final double phaseSeconds = Double.parseDouble(System.getProperty("bench.seconds", "4"));
@@ -61,6 +66,8 @@ public final class Bench {
     private boolean failed;
     private final java.util.Set<String> tracesShown = new java.util.HashSet<>();
     private boolean incorrect;
+    /** {enq_per_s, deq_per_s} of each system's BENCH line so far, by key (for the extras' comparisons). */
+    private static final Map<String, double[]> TOTALS = new java.util.concurrent.ConcurrentHashMap<>();
 
     record SystemDef(String name, Supplier<QueueSystem> factory) {
     }
@@ -82,6 +89,19 @@ public final class Bench {
          * under {@code base}, printing {@code # run} and BENCH lines; false when a run failed.
          */
         boolean run(List<String> chosen, Path base, double phaseSeconds, int rounds) throws Exception;
+
+        /** After {@link #run}: whether a run lost, duplicated or invented a message (exit code 3). */
+        default boolean incorrect() {
+            return false;
+        }
+    }
+
+    /**
+     * {enq_per_s, deq_per_s} of the BENCH line {@code key} ({@code <system>/<store>/<case>}) printed
+     * earlier in this run, or null.
+     */
+    public static double[] totals(String key) {
+        return TOTALS.get(key);
     }
 
     /** One run of one case on one system. */
@@ -130,7 +150,7 @@ public final class Bench {
         Supplier<QueueSystem> aqueduct = aqueductFactory();
         if (aqueduct != null) {
             systems.add(new SystemDef("aqueduct", aqueduct));
-        } else if (filter.matcher("aqueduct/" + STORE + "/").find() || filterText.isEmpty()) {
+        } else if (filter.matcher("aqueduct/").find() || filterText.isEmpty()) {
             System.out.println("# aqueduct: " + AQUEDUCT_CLASS + " is not on the class path (built without the engine): skipped");
         }
         systems.add(new SystemDef("raw-jdbc", RawJdbcSystem::new));
@@ -139,45 +159,68 @@ public final class Bench {
                 new CaseDef("commit-each/1p1c", this::commitEach1p1c),
                 new CaseDef("batch-100/1p1c", this::batch1p1c),
                 new CaseDef("commit-each/2p2c", s -> concurrent(s, 2, 2)));
+        List<Extra> extras = new ArrayList<>();
+        for (String name : EXTRA_CLASSES) {
+            Extra extra = extra(name);
+            if (extra != null) {
+                extras.add(extra);
+            }
+        }
 
-        System.out.printf(Locale.ROOT, "# aqueduct bench: store=%s (embedded, durable) phase=%.1fs rounds=%d derby.locks.waitTimeout=%s"
-                + " derby.locks.deadlockTimeout=%s dir=%s%n", STORE, phaseSeconds, rounds,
+        System.out.printf(Locale.ROOT, "# aqueduct bench: stores=%s phase=%.1fs rounds=%d derby.locks.waitTimeout=%s"
+                + " derby.locks.deadlockTimeout=%s dir=%s%n",
+                BenchStore.all().stream().map(BenchStore::describe).collect(Collectors.joining(",")), phaseSeconds, rounds,
                 System.getProperty("derby.locks.waitTimeout"), System.getProperty("derby.locks.deadlockTimeout"), base);
 
-        if (Boolean.parseBoolean(System.getProperty("bench.warmup", "true"))) {
-            for (SystemDef sys : systems) {
-                boolean used = cases.stream().anyMatch(c -> filter.matcher(key(sys.name(), c.name())).find());
-                if (used) {
-                    warmup(sys);
-                }
+        // The servers the filter needs: probed once, up front (BENCH-SKIP <store> when unreachable).
+        for (BenchStore store : BenchStore.all()) {
+            boolean wanted = cases.stream()
+                    .anyMatch(c -> systems.stream().anyMatch(sys -> filter.matcher(key(sys.name(), store, c.name())).find()))
+                    || extras.stream().flatMap(x -> x.scenarios().stream())
+                            .anyMatch(k -> k.contains("/" + store.name + "/") && filter.matcher(k).find());
+            if (wanted) {
+                store.available();
             }
         }
 
         boolean ranAny = false;
-        for (CaseDef c : cases) {
-            List<SystemDef> chosen = systems.stream().filter(s -> filter.matcher(key(s.name(), c.name())).find()).toList();
-            if (chosen.isEmpty()) {
-                continue;
-            }
-            ranAny = true;
-            Map<String, List<Result>> results = new LinkedHashMap<>();
-            for (int round = 0; round < rounds; round++) {
-                List<SystemDef> order = new ArrayList<>(chosen);
-                if (round % 2 == 1) {
-                    java.util.Collections.reverse(order); // A B, B A, ...: a drifting disk hits both alike
+        boolean warmup = Boolean.parseBoolean(System.getProperty("bench.warmup", "true"));
+        for (BenchStore store : BenchStore.all()) {
+            boolean warmed = !warmup;
+            for (CaseDef c : cases) {
+                List<SystemDef> chosen = systems.stream().filter(s -> filter.matcher(key(s.name(), store, c.name())).find()).toList();
+                if (chosen.isEmpty()) {
+                    continue;
                 }
-                for (SystemDef sys : order) {
-                    Result r = runOne(sys, c, round);
-                    results.computeIfAbsent(sys.name(), k -> new ArrayList<>()).add(r);
+                ranAny = true;
+                if (!store.available()) {
+                    continue; // BENCH-SKIP printed
                 }
+                if (!warmed) {
+                    for (SystemDef sys : systems) {
+                        boolean used = cases.stream().anyMatch(x -> filter.matcher(key(sys.name(), store, x.name())).find());
+                        if (used) {
+                            warmup(sys, store);
+                        }
+                    }
+                    warmed = true;
+                }
+                Map<String, List<Result>> results = new LinkedHashMap<>();
+                for (int round = 0; round < rounds; round++) {
+                    List<SystemDef> order = new ArrayList<>(chosen);
+                    if (round % 2 == 1) {
+                        java.util.Collections.reverse(order); // A B, B A, ...: a drifting disk hits both alike
+                    }
+                    for (SystemDef sys : order) {
+                        Result r = runOne(sys, store, c, round);
+                        results.computeIfAbsent(sys.name(), k -> new ArrayList<>()).add(r);
+                    }
+                }
+                report(c, store, chosen, results);
             }
-            report(c, chosen, results);
         }
-        for (String name : EXTRA_CLASSES) {
-            Extra extra = extra(name);
-            if (extra == null) {
-                continue;
-            }
+        for (Extra extra : extras) {
+            String name = extra.getClass().getName();
             List<String> chosen = extra.scenarios().stream().filter(k -> filter.matcher(k).find()).toList();
             if (chosen.isEmpty()) {
                 continue;
@@ -191,6 +234,9 @@ public final class Bench {
                 failed = true;
                 System.out.println("# " + name + " FAILED: " + e);
                 e.printStackTrace(System.out);
+            }
+            if (extra.incorrect()) {
+                incorrect = true;
             }
             System.out.flush();
         }
@@ -218,8 +264,8 @@ public final class Bench {
         }
     }
 
-    static String key(String system, String caseName) {
-        return system + "/" + STORE + "/" + caseName;
+    static String key(String system, BenchStore store, String caseName) {
+        return system + "/" + store.name + "/" + caseName;
     }
 
     /** An extra scenario class, or null when it is not on the class path (built without the engine). */
@@ -251,16 +297,17 @@ public final class Bench {
 
     // ---------------------------------------------------------------- running and reporting
 
-    private Result runOne(SystemDef sys, CaseDef c, int round) {
-        String key = key(sys.name(), c.name());
+    private Result runOne(SystemDef sys, BenchStore store, CaseDef c, int round) {
+        String key = key(sys.name(), store, c.name());
         double fsync = fsyncRate();
         Path dir = null;
         QueueSystem qs = null;
         try {
-            dir = Files.createDirectory(base.resolve(sys.name() + "-" + c.name().replace('/', '-') + "-r" + (round + 1)));
+            dir = Files.createDirectory(base.resolve(sys.name() + "-" + store.name + "-" + c.name().replace('/', '-')
+                    + "-r" + (round + 1)));
             qs = sys.factory().get();
             long t0 = System.nanoTime();
-            qs.open(dir);
+            qs.open(store, dir);
             double setup = (System.nanoTime() - t0) / 1e9;
             Result r = c.body().run(qs);
             r.info.put("setup_s", String.format(Locale.ROOT, "%.1f", setup));
@@ -272,7 +319,7 @@ public final class Bench {
         } catch (Throwable e) {
             failed = true;
             System.out.println("# run " + key + " round=" + (round + 1) + " FAILED: " + e);
-            if (tracesShown.add(sys.name() + ": " + e)) {
+            if (tracesShown.add(sys.name() + "/" + store.name + ": " + e)) {
                 e.printStackTrace(System.out);
             } else {
                 System.out.println("# (same failure as before; stack trace shown once)");
@@ -295,7 +342,7 @@ public final class Bench {
         }
     }
 
-    private void report(CaseDef c, List<SystemDef> chosen, Map<String, List<Result>> results) {
+    private void report(CaseDef c, BenchStore store, List<SystemDef> chosen, Map<String, List<Result>> results) {
         Map<String, double[]> totals = new LinkedHashMap<>();
         for (SystemDef sys : chosen) {
             List<Result> all = results.get(sys.name());
@@ -320,8 +367,9 @@ public final class Bench {
             double deq = deqS > 0 ? deqN / deqS : 0;
             if (!rs.isEmpty()) {
                 totals.put(sys.name(), new double[] {enq, deq});
+                TOTALS.put(key(sys.name(), store, c.name()), new double[] {enq, deq});
             }
-            StringBuilder line = new StringBuilder("BENCH ").append(key(sys.name(), c.name())).append(' ')
+            StringBuilder line = new StringBuilder("BENCH ").append(key(sys.name(), store, c.name())).append(' ')
                     .append(rs.isEmpty() ? "enq_per_s=n/a deq_per_s=n/a" : rates(enq, deq))
                     .append(" enq_n=").append(enqN).append(" deq_n=").append(deqN);
             sums.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
@@ -346,7 +394,7 @@ public final class Bench {
                 enqRounds.append(sep).append(ok ? ratio(a.get(i).enqRate(), b.get(i).enqRate()) : "n/a");
                 deqRounds.append(sep).append(ok ? ratio(a.get(i).deqRate(), b.get(i).deqRate()) : "n/a");
             }
-            System.out.println("BENCH ratio/" + STORE + "/" + c.name() + " enq=" + (both ? ratio(aq[0], raw[0]) : "n/a")
+            System.out.println("BENCH ratio/" + store.name + "/" + c.name() + " enq=" + (both ? ratio(aq[0], raw[0]) : "n/a")
                     + " deq=" + (both ? ratio(aq[1], raw[1]) : "n/a") + " enq_rounds=" + enqRounds + " deq_rounds=" + deqRounds
                     + (failures > 0 ? " failed_rounds=" + failures : ""));
         }
@@ -404,47 +452,52 @@ public final class Bench {
         }
     }
 
-    private void warmup(SystemDef sys) {
+    /**
+     * Untimed: each side's enqueue / dequeue paths run (JIT) before anything is timed on a store; on
+     * a server half as long as on Derby (the common code is warm by then; the drivers are not).
+     */
+    private void warmup(SystemDef sys, BenchStore store) {
         long t0 = System.nanoTime();
-        Path dir = base.resolve("warmup-" + sys.name());
+        long unit = store.shared() ? 500_000_000L : 1_000_000_000L;
+        Path dir = base.resolve("warmup-" + sys.name() + "-" + store.name);
         QueueSystem qs = null;
         try {
             Files.createDirectory(dir);
             qs = sys.factory().get();
-            qs.open(dir);
+            qs.open(store, dir);
             long id = 0;
             try (QueueSystem.Producer p = qs.producer(); QueueSystem.Consumer c = qs.consumer()) {
-                for (long end = System.nanoTime() + 2_000_000_000L; System.nanoTime() < end;) {
+                for (long end = System.nanoTime() + 2 * unit; System.nanoTime() < end;) {
                     p.enqueueCommit(Payloads.of(++id));
                 }
-                for (long end = System.nanoTime() + 2_000_000_000L; System.nanoTime() < end;) {
+                for (long end = System.nanoTime() + 2 * unit; System.nanoTime() < end;) {
                     if (c.dequeueCommit() == null) {
                         break;
                     }
                 }
-                for (long end = System.nanoTime() + 1_000_000_000L; System.nanoTime() < end;) {
+                for (long end = System.nanoTime() + unit; System.nanoTime() < end;) {
                     List<byte[]> batch = new ArrayList<>(BATCH);
                     for (int i = 0; i < BATCH; i++) {
                         batch.add(Payloads.of(++id));
                     }
                     p.enqueueBatchCommit(batch);
                 }
-                for (long end = System.nanoTime() + 1_000_000_000L; System.nanoTime() < end;) {
+                for (long end = System.nanoTime() + unit; System.nanoTime() < end;) {
                     if (c.dequeueBatchCommit(BATCH).isEmpty()) {
                         break;
                     }
                 }
             }
-            System.out.printf(Locale.ROOT, "# warmup %s: %.1f s%n", sys.name(), (System.nanoTime() - t0) / 1e9);
+            System.out.printf(Locale.ROOT, "# warmup %s/%s: %.1f s%n", sys.name(), store.name, (System.nanoTime() - t0) / 1e9);
         } catch (Throwable e) {
-            System.out.println("# warmup " + sys.name() + " FAILED: " + e);
+            System.out.println("# warmup " + sys.name() + "/" + store.name + " FAILED: " + e);
             e.printStackTrace(System.out);
         } finally {
             if (qs != null) {
                 try {
                     qs.close();
                 } catch (Throwable e) {
-                    System.out.println("# warmup " + sys.name() + ": close failed: " + e);
+                    System.out.println("# warmup " + sys.name() + "/" + store.name + ": close failed: " + e);
                 }
             }
             deleteTree(dir);

@@ -11,6 +11,7 @@ import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.SortOrder;
+import io.aqueduct.bench.BenchStore;
 import io.aqueduct.bench.QueueSystem;
 import io.aqueduct.engine.AqueductEngine;
 import java.nio.file.Path;
@@ -18,7 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Aqueduct through its public API, on a durable embedded Derby in the scenario's directory. One
+ * Aqueduct through its public API, on a durable embedded Derby in the scenario's directory or on
+ * a shared store (PostgreSQL, MariaDB), emptied first, queue names in schema BENCH. One
  * {@link QueueSession} per producer / consumer. Compiled only when the engine is present (profile
  * {@code aqueduct-engine} of bench/pom.xml); the harness loads it by name.
  */
@@ -34,9 +36,12 @@ public final class AqueductSystem implements QueueSystem {
     }
 
     @Override
-    public void open(Path dir) {
-        // dir/db, as the raw-jdbc side: Derby creates the database directory itself
-        engine = AqueductEngine.builder().derbyDirectory(dir.resolve("db")).start();
+    public void open(BenchStore store, Path dir) throws Exception {
+        if (store.shared()) {
+            SharedStores.empty(store);
+        }
+        // Derby: dir/db, as the raw-jdbc side (Derby creates the database directory itself)
+        engine = SharedStores.engine(store, dir);
         QueueAdmin admin = engine.admin();
         admin.createQueueTable(QUEUE_TABLE, QueueTableProperties.create()
                 .payloadType(PayloadType.RAW)

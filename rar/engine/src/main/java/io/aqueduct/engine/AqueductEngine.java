@@ -58,6 +58,8 @@ public final class AqueductEngine implements AutoCloseable {
     private final Catalog catalog;
     /** Wake-ups to and from the other nodes of a shared store; null on a store of one JVM. */
     private final io.aqueduct.engine.store.NodeSignals signals;
+    /** REMOVE attempts in flight on a shared store, counted by another node if this one dies; null on Derby. */
+    private final io.aqueduct.engine.session.AttemptLedger attemptLedger;
     private final TimeManager timeManager;
     private final QueueAdministration admin;
     private final StoreConnection internal;
@@ -77,7 +79,9 @@ public final class AqueductEngine implements AutoCloseable {
         this.user = b.user;
         this.store = new Store(b.dialect);
         this.signals = b.dialect.shared() ? b.dialect.signals() : null;
+        String nodeId = java.util.UUID.randomUUID().toString();
         this.catalog = new Catalog(b.dialect, signals == null ? null : signals::publish);
+        this.attemptLedger = b.dialect.shared() ? new io.aqueduct.engine.session.AttemptLedger(this, nodeId) : null;
         this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : b.dialect.defaultSchema();
         SecureRandom random = new SecureRandom();
         this.messageIdPrefix = random.nextLong();
@@ -130,6 +134,11 @@ public final class AqueductEngine implements AutoCloseable {
 
     public AqClock clock() {
         return clock;
+    }
+
+    /** The attempt ledger of a shared store; null on a store of one JVM. */
+    public io.aqueduct.engine.session.AttemptLedger attemptLedger() {
+        return attemptLedger;
     }
 
     public Catalog catalog() {
@@ -418,6 +427,9 @@ public final class AqueductEngine implements AutoCloseable {
             signals.close();
         }
         timeManager.close();
+        if (attemptLedger != null) {
+            attemptLedger.close();
+        }
         for (QueueRuntime q : catalog.queues()) {
             q.wakeAll();
         }

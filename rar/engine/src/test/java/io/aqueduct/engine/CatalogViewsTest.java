@@ -228,8 +228,12 @@ class CatalogViewsTest extends EngineFixture {
 
         assertThat(Sql.strings(this::sql, "SELECT QUEUE_TABLE FROM USER_QUEUE_TABLES")).containsExactly("QT1");
         try (Connection c = sql()) {
-            c.createStatement().execute("SET SCHEMA OE");
-            try (ResultSet rs = c.createStatement().executeQuery("SELECT QUEUE_TABLE FROM APP.USER_QUEUE_TABLES")) {
+            if (TestStore.CURRENT.kind == TestStore.Kind.MARIADB) {
+                c.setCatalog("OE"); // MariaDB's schemas are its databases
+            } else {
+                c.setSchema("OE");
+            }
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT QUEUE_TABLE FROM \"APP\".USER_QUEUE_TABLES")) {
                 List<String> names = new ArrayList<>();
                 while (rs.next()) {
                     names.add(rs.getString(1));

@@ -84,11 +84,28 @@ final class TestStore {
             s.execute(kind == Kind.MARIADB ? "CREATE DATABASE IF NOT EXISTS APP" : "CREATE SCHEMA IF NOT EXISTS \"APP\"");
         }
         Dialect dialect = Dialects.forJdbc(new JdbcSettings(storeUrl(), user, password));
+        rollBackBranchesInDoubt(dialect);
         try (Connection c = DriverManager.getConnection(storeUrl(), user, password)) {
             c.setAutoCommit(false);
             dialect.dropStore(c);
         }
         return dialect;
+    }
+
+    /** XA branches an earlier test left prepared would hold locks the clean-up waits for: roll them back. */
+    private static void rollBackBranchesInDoubt(Dialect dialect) throws SQLException {
+        javax.sql.XAConnection xa = dialect.xaDataSource().getXAConnection();
+        try {
+            javax.transaction.xa.XAResource r = xa.getXAResource();
+            for (javax.transaction.xa.Xid xid : r.recover(javax.transaction.xa.XAResource.TMSTARTRSCAN
+                    | javax.transaction.xa.XAResource.TMENDRSCAN)) {
+                r.rollback(xid);
+            }
+        } catch (javax.transaction.xa.XAException e) {
+            throw new SQLException("Could not roll back the XA branches in doubt: " + e, e);
+        } finally {
+            xa.close();
+        }
     }
 
     /** An administrator's connection to the store, reading as the tests expect (ANSI quotes on MariaDB). */

@@ -130,6 +130,9 @@ final class SharedStoreSelection {
         if (msgid != null) {
             sql.append(" AND M.MSGID = ?");
         }
+        // an attempt on record whose transaction ended without consuming (a rollback, a node that died):
+        // the message comes back once that attempt is counted, never before
+        sql.append(" AND NOT EXISTS (SELECT 1 FROM AQ_ATTEMPT A WHERE A.ID = CONCAT(M.MSGID, ?))");
         if (after != null) {
             sql.append(" AND (").append(String.join(", ", keys)).append(") > (")
                     .append("?, ".repeat(keys.length - 1)).append("?)");
@@ -151,6 +154,7 @@ final class SharedStoreSelection {
             if (msgid != null) {
                 ps.setString(i++, msgid);
             }
+            ps.setString(i++, "/" + (r.consumer() == null ? "" : r.consumer()));
             if (after != null) {
                 for (long v : orderValues(meta, after)) {
                     ps.setLong(i++, v);

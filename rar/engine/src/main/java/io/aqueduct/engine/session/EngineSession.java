@@ -487,6 +487,10 @@ public final class EngineSession implements QueueSession {
                         engine.clock().millis(), c));
             }
             if (pick instanceof QueueRuntime.Found found) {
+                AttemptLedger ledger = engine.attemptLedger();
+                if (ledger != null && (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA)) {
+                    tx.attempts.add(ledger.begin(q.meta().id(), found.entry())); // counted even if this node dies
+                }
                 Message m = materialize(c, tx, q, found.entry(), opts.mode(), chain);
                 if (m == null) {
                     continue; // another node consumed it meanwhile; the index knows now

@@ -21,6 +21,8 @@ public final class SessionTransaction {
     final List<Held> held = new ArrayList<>();
     final Set<QueueRuntime> touched = new LinkedHashSet<>();
     final Map<QueueRuntime, GroupHead> groupHeads = new HashMap<>();
+    /** Keys of this transaction's REMOVE attempts in the attempt ledger (shared stores). */
+    final List<String> attempts = new ArrayList<>();
     /** A unit of work failed half-way in a global transaction (no savepoint undid it): the branch must roll back. */
     volatile boolean rollbackOnly;
 

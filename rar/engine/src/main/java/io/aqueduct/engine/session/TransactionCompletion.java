@@ -53,6 +53,9 @@ public final class TransactionCompletion {
         for (QueueRuntime q : tx.touched) {
             q.transactionEnded(tx);
         }
+        if (engine.attemptLedger() != null && !tx.attempts.isEmpty()) {
+            engine.attemptLedger().forget(tx.attempts); // consumed: nothing to count
+        }
         if (wakeTimeManager) {
             engine.timeManager().wake();
         }
@@ -72,14 +75,46 @@ public final class TransactionCompletion {
         for (QueueRuntime q : tx.touched) {
             q.transactionEnded(tx);
         }
-        if (!failed.isEmpty()) {
-            countFailedAttempts(engine, failed, accounting);
+        try {
+            if (!failed.isEmpty()) {
+                countFailedAttempts(engine, failed, accounting, false);
+            }
+        } finally {
+            if (engine.attemptLedger() != null && !tx.attempts.isEmpty()) {
+                engine.attemptLedger().forget(tx.attempts);
+            }
         }
         engine.timeManager().wake();
     }
 
+    /**
+     * Counts the attempts a dead node left in the attempt ledger, as its after-rollback hook would
+     * have: a message whose row is still locked (the dead node's transaction is not rolled back
+     * yet, or it is an XA branch in doubt) is left for a later round.
+     */
+    public static void countAttemptsLeftBy(AqueductEngine engine, List<AttemptLedger.Left> left) {
+        List<SessionTransaction.Held> failed = new ArrayList<>();
+        List<String> orphans = new ArrayList<>();
+        Object accounting = new Object();
+        for (AttemptLedger.Left a : left) {
+            QueueRuntime q = engine.catalog().queue(a.queueId());
+            if (q == null) {
+                orphans.add(a.id());
+                continue;
+            }
+            failed.add(new SessionTransaction.Held(q, new ReadyEntry(a.msgid(), 0, 0, 0, 0, null, Long.MAX_VALUE, a.consumer()),
+                    true, null));
+        }
+        if (!failed.isEmpty()) {
+            countFailedAttempts(engine, failed, accounting, true);
+        }
+        if (!orphans.isEmpty()) {
+            engine.attemptLedger().forget(orphans); // their queue is gone
+        }
+    }
+
     private enum Outcome {
-        READY, WAITING, MOVED, EXCEEDED, GONE
+        READY, WAITING, MOVED, EXCEEDED, GONE, STILL_HELD
     }
 
     /**
@@ -133,7 +168,27 @@ public final class TransactionCompletion {
         dues.add(null);
     }
 
-    private static void countFailedAttempts(AqueductEngine engine, List<SessionTransaction.Held> failed, Object accounting) {
+    /**
+     * Counts one failed attempt of each message, in a transaction of its own. {@code leftByDeadNode}:
+     * the attempts come from the ledger, and a message still locked by someone is skipped.
+     */
+    /** Is the message (the consumer's part) locked by a transaction, so that its dead holder is not rolled back yet? */
+    private static boolean stillHeld(AqueductEngine engine, EntityManager em, SessionTransaction.Held h) {
+        String lock = engine.store().dialect().lockSkipLockedSuffix();
+        String consumer = h.entry().consumer;
+        String table = consumer == null ? "AQ_MESSAGE WHERE MSGID = ?" : "AQ_MESSAGE_CONSUMER WHERE ID = ?";
+        String key = consumer == null ? h.entry().msgid : ConsumerStateEntity.id(h.entry().msgid, consumer);
+        boolean lockedNow = !em.createNativeQuery("SELECT 1 FROM " + table + lock).setParameter(1, key).getResultList().isEmpty();
+        if (lockedNow) {
+            return false; // ours now: count it
+        }
+        long exists = ((Number) em.createNativeQuery("SELECT COUNT(*) FROM " + table).setParameter(1, key).getSingleResult())
+                .longValue();
+        return exists > 0; // there but locked by another transaction; gone means consumed
+    }
+
+    private static void countFailedAttempts(AqueductEngine engine, List<SessionTransaction.Held> failed, Object accounting,
+            boolean leftByDeadNode) {
         long now = engine.clock().millis();
         List<Outcome> outcomes = new ArrayList<>();
         List<QueueRuntime> targets = new ArrayList<>();
@@ -147,6 +202,17 @@ public final class TransactionCompletion {
                 jakarta.persistence.LockModeType lock = engine.store().dialect().shared()
                         ? jakarta.persistence.LockModeType.PESSIMISTIC_WRITE : jakarta.persistence.LockModeType.NONE;
                 for (SessionTransaction.Held h : failed) {
+                    if (leftByDeadNode && stillHeld(engine, em, h)) {
+                        outcomes.add(Outcome.STILL_HELD);
+                        targets.add(null);
+                        dues.add(null);
+                        continue;
+                    }
+                    if (engine.attemptLedger() != null) {
+                        // the record goes with the count, in one transaction: a node dying now loses neither
+                        em.createNativeQuery("DELETE FROM AQ_ATTEMPT WHERE ID = ?")
+                                .setParameter(1, AttemptLedger.id(h.entry().msgid, h.entry().consumer)).executeUpdate();
+                    }
                     MessageEntity m = em.find(MessageEntity.class, h.entry().msgid, lock);
                     QueueMeta q = h.queue().meta();
                     if (m == null || m.queueId != q.id() || m.state != q.availableState()) {
@@ -209,6 +275,9 @@ public final class TransactionCompletion {
                 }
                 case EXCEEDED -> h.queue().remove(h.entry()); // others still have it pending
                 case GONE -> h.queue().remove(h.entry());
+                case STILL_HELD -> {
+                    // a later round of the time manager looks again
+                }
             }
         }
     }

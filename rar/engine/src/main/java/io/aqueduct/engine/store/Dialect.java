@@ -64,6 +64,14 @@ public interface Dialect {
         return 1;
     }
 
+    /**
+     * An INSERT of one row into {@code table} that updates the row instead when its key exists
+     * (shared stores: the attempt ledger and node heartbeats).
+     */
+    default String upsert(String table, java.util.List<String> columns, String key) {
+        throw new UnsupportedOperationException("a store of one JVM keeps no attempt ledger");
+    }
+
     /** Cross-node wake-ups of a shared store; null when the store has one JVM. */
     default NodeSignals signals() {
         return null;

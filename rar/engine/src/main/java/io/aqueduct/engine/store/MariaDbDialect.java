@@ -92,6 +92,18 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
+    protected String createVolatileTable(String nameAndColumns) {
+        return "CREATE TABLE IF NOT EXISTS " + nameAndColumns + " ENGINE=MEMORY"; // no log, no fsync
+    }
+
+    @Override
+    public String upsert(String table, java.util.List<String> columns, String key) {
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES (" + "?, ".repeat(columns.size() - 1)
+                + "?) ON DUPLICATE KEY UPDATE " + String.join(", ", columns.stream().filter(c -> !c.equals(key))
+                        .map(c -> c + " = VALUES(" + c + ")").toList());
+    }
+
+    @Override
     protected void lockSchema(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT GET_LOCK('aqueduct.schema', 60)")) {
             rs.next();

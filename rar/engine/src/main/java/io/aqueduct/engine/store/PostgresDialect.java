@@ -86,6 +86,18 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    protected String createVolatileTable(String nameAndColumns) {
+        return "CREATE UNLOGGED TABLE IF NOT EXISTS " + nameAndColumns; // no WAL: a commit of it waits for no disk
+    }
+
+    @Override
+    public String upsert(String table, java.util.List<String> columns, String key) {
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES (" + "?, ".repeat(columns.size() - 1)
+                + "?) ON CONFLICT (" + key + ") DO UPDATE SET " + columns.stream().filter(c -> !c.equals(key))
+                        .map(c -> c + " = EXCLUDED." + c).collect(Collectors.joining(", "));
+    }
+
+    @Override
     protected void lockSchema(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
             ps.setLong(1, SCHEMA_LOCK);

@@ -54,6 +54,12 @@ abstract class SharedSqlDialect implements Dialect {
     /** Creates the message sequence (numbers reserved in blocks of {@link #sequenceBlockSize()}) if absent. */
     protected abstract void createSequence(Statement s) throws SQLException;
 
+    /**
+     * CREATE TABLE of a table whose rows must outlive a node but not the database server: no disk
+     * write per change (PostgreSQL UNLOGGED, MariaDB MEMORY).
+     */
+    protected abstract String createVolatileTable(String nameAndColumns);
+
     /** Tables a dialect adds for itself (signals). */
     protected void createDialectTables(Statement s) throws SQLException {
     }
@@ -144,6 +150,11 @@ abstract class SharedSqlDialect implements Dialect {
                     + " ATTRIBUTES " + textType() + ", PRIMARY KEY (OWNER, NAME))" + opts);
             createSequence(s);
             createDialectTables(s);
+            // the attempt ledger: REMOVE attempts in flight, so that a node that dies mid-transaction
+            // still has its attempts counted by the others; and the nodes' heartbeats
+            s.execute(createVolatileTable("AQ_ATTEMPT (ID VARCHAR(170) NOT NULL PRIMARY KEY, MSGID CHAR(32) NOT NULL,"
+                    + " CONSUMER VARCHAR(128), QID BIGINT NOT NULL, NODE_ID VARCHAR(40) NOT NULL)"));
+            s.execute(createVolatileTable("AQ_NODE (NODE_ID VARCHAR(40) NOT NULL PRIMARY KEY, HEARTBEAT BIGINT NOT NULL)"));
             s.execute("CREATE OR REPLACE VIEW DBA_QUEUE_TABLES (OWNER, QUEUE_TABLE, TYPE, OBJECT_TYPE, SORT_ORDER, RECIPIENTS,"
                     + " MESSAGE_GROUPING, USER_COMMENT) AS SELECT OWNER, NAME, PAYLOAD_TYPE, OBJECT_TYPE, SORT_ORDER,"
                     + " CASE WHEN MULTIPLE_CONSUMERS = 1 THEN 'MULTIPLE' ELSE 'SINGLE' END, MESSAGE_GROUPING, USER_COMMENT"
@@ -231,7 +242,7 @@ abstract class SharedSqlDialect implements Dialect {
                 s.execute("DROP VIEW IF EXISTS " + view);
             }
             for (String table : List.of("AQ_MESSAGE_CONSUMER", "AQ_SUBSCRIBER", "AQ_MESSAGE", "AQ_QUEUE", "AQ_QUEUE_TABLE",
-                    "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL")) {
+                    "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE")) {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
             s.execute("DROP SEQUENCE IF EXISTS AQ_MESSAGE_SEQ");

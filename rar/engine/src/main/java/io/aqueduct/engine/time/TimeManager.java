@@ -158,6 +158,7 @@ public final class TimeManager implements AutoCloseable {
                     break;
                 }
             }
+            beatAndRecover(now);
             return nextDueAfter(now);
         } finally {
             processing.unlock();
@@ -165,6 +166,27 @@ public final class TimeManager implements AutoCloseable {
     }
 
     private record Batch(int seen, int done) {
+    }
+
+    /** When this node last beat (shared store): at most every {@value #BEAT_EVERY_MS} ms. */
+    private long lastBeat = Long.MIN_VALUE;
+    private static final long BEAT_EVERY_MS = 500;
+
+    /**
+     * On a shared store: tells the other nodes this one is alive, and counts the attempts of nodes
+     * that are not (see {@link io.aqueduct.engine.session.AttemptLedger}).
+     */
+    private void beatAndRecover(long now) {
+        io.aqueduct.engine.session.AttemptLedger ledger = engine.attemptLedger();
+        if (ledger == null || (lastBeat != Long.MIN_VALUE && now >= lastBeat && now - lastBeat < BEAT_EVERY_MS)) {
+            return;
+        }
+        lastBeat = now;
+        ledger.heartbeat(now);
+        List<io.aqueduct.engine.session.AttemptLedger.Left> left = ledger.leftByDeadNodes(now);
+        if (!left.isEmpty()) {
+            io.aqueduct.engine.session.TransactionCompletion.countAttemptsLeftBy(engine, left);
+        }
     }
 
     /** What a batch did, applied to the ready indexes once it has committed. */

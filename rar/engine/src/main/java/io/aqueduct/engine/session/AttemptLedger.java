@@ -1,0 +1,204 @@
+package io.aqueduct.engine.session;
+
+import io.aqueduct.engine.AqueductEngine;
+import io.aqueduct.engine.queue.ReadyEntry;
+import io.aqueduct.engine.store.StoreConnection;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The attempt ledger of a shared store. A REMOVE dequeue puts its attempt on record (outside its
+ * transaction, in a table the database keeps in memory) before it consumes; the record goes when
+ * the transaction ends, or with the failed attempt it counts after a rollback. A node that dies
+ * mid-transaction leaves its records behind; when its heartbeat is older than
+ * {@value #NODE_TIMEOUT_MS} ms another node's time manager counts those attempts (retry count, retry
+ * delay, exception queue), exactly as the dead node would have. Until then a dequeue passes such a
+ * message by: it comes back with its attempt counted, not before.
+ */
+public final class AttemptLedger implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(AttemptLedger.class.getName());
+    /** A node whose heartbeat is older than this is dead (its time manager beats at least every second). */
+    public static final long NODE_TIMEOUT_MS = 5000;
+
+    private final AqueductEngine engine;
+    private final String nodeId;
+    private final ReentrantLock writing = new ReentrantLock();
+    private final LinkedBlockingQueue<String> finished = new LinkedBlockingQueue<>();
+    private StoreConnection connection;
+    private final Thread forgetter;
+    private volatile boolean running = true;
+
+    /** An attempt a dead node left behind. */
+    public record Left(String id, String msgid, String consumer, long queueId) {
+    }
+
+    public AttemptLedger(AqueductEngine engine, String nodeId) {
+        this.engine = engine;
+        this.nodeId = nodeId;
+        forgetter = new Thread(this::forgetLoop, "aqueduct-attempt-ledger");
+        forgetter.setDaemon(true);
+        forgetter.start();
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    /** The ledger key of a message (a consumer's part of it); the dequeue selection tests it too. */
+    public static String id(String msgid, String consumer) {
+        return msgid + "/" + (consumer == null ? "" : consumer);
+    }
+
+    /** Puts a REMOVE attempt on record before it consumes; returns its key. */
+    String begin(long queueId, ReadyEntry e) {
+        String id = id(e.msgid, e.consumer);
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement(engine.store().dialect().upsert("AQ_ATTEMPT",
+                    List.of("ID", "MSGID", "CONSUMER", "QID", "NODE_ID"), "ID"))) {
+                ps.setString(1, id);
+                ps.setString(2, e.msgid);
+                ps.setString(3, e.consumer);
+                ps.setLong(4, queueId);
+                ps.setString(5, nodeId);
+                ps.executeUpdate();
+            }
+        });
+        return id;
+    }
+
+    /** The transaction ended and its attempts are settled: their records go (in the background). */
+    void forget(Collection<String> ids) {
+        finished.addAll(ids);
+    }
+
+    /** The time manager's beat: this node is alive at {@code now}. */
+    public void heartbeat(long now) {
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement(engine.store().dialect().upsert("AQ_NODE",
+                    List.of("NODE_ID", "HEARTBEAT"), "NODE_ID"))) {
+                ps.setString(1, nodeId);
+                ps.setLong(2, now);
+                ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Attempts of nodes that are gone (no heartbeat for {@value #NODE_TIMEOUT_MS} ms, or none at all). */
+    public List<Left> leftByDeadNodes(long now) {
+        List<Left> out = new ArrayList<>();
+        write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT A.ID, A.MSGID, A.CONSUMER, A.QID FROM AQ_ATTEMPT A"
+                    + " LEFT JOIN AQ_NODE N ON N.NODE_ID = A.NODE_ID WHERE A.NODE_ID <> ? AND (N.NODE_ID IS NULL OR N.HEARTBEAT < ?)"
+                    + engine.store().dialect().limit(100))) {
+                ps.setString(1, nodeId);
+                ps.setLong(2, now - NODE_TIMEOUT_MS);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new Left(rs.getString(1), rs.getString(2).trim(), rs.getString(3), rs.getLong(4)));
+                    }
+                }
+            }
+        });
+        return out;
+    }
+
+    private interface Work {
+        void run(Connection c) throws SQLException;
+    }
+
+    /** Ledger writes go straight in (auto-commit) on a connection of the ledger's own. */
+    private void write(Work work) {
+        writing.lock();
+        try {
+            if (connection == null) {
+                connection = engine.store().open();
+                connection.connection().setAutoCommit(true);
+            }
+            work.run(connection.connection());
+        } catch (SQLException e) {
+            StoreConnection broken = connection;
+            connection = null;
+            closeQuietly(broken);
+            throw StoreConnection.storeFailure(e);
+        } finally {
+            writing.unlock();
+        }
+    }
+
+    private void forgetLoop() {
+        while (running || !finished.isEmpty()) {
+            List<String> batch = new ArrayList<>();
+            try {
+                String first = finished.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                finished.drainTo(batch, 499);
+                write(c -> {
+                    try (PreparedStatement ps = c.prepareStatement("DELETE FROM AQ_ATTEMPT WHERE ID IN ("
+                            + "?, ".repeat(batch.size() - 1) + "?)")) {
+                        for (int i = 0; i < batch.size(); i++) {
+                            ps.setString(i + 1, batch.get(i));
+                        }
+                        ps.executeUpdate();
+                    }
+                });
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // a record left behind is only counted if this node is taken for dead; it is not
+                LOG.log(Level.FINE, "Aqueduct could not clear " + batch.size() + " attempt records; it tries again", e);
+                finished.addAll(batch);
+            }
+        }
+    }
+
+    private static void closeQuietly(StoreConnection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (RuntimeException ignored) {
+                // abandoned
+            }
+        }
+    }
+
+    /** Clears what is settled, then leaves: a node that closes is not dead, its record goes. */
+    @Override
+    public void close() {
+        running = false;
+        try {
+            forgetter.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            write(c -> {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM AQ_NODE WHERE NODE_ID = ?")) {
+                    ps.setString(1, nodeId);
+                    ps.executeUpdate();
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "Aqueduct could not remove its node record", e);
+        }
+        writing.lock();
+        try {
+            closeQuietly(connection);
+            connection = null;
+        } finally {
+            writing.unlock();
+        }
+    }
+}
