@@ -187,6 +187,31 @@ public final class TimeManager implements AutoCloseable {
         if (!left.isEmpty()) {
             io.aqueduct.engine.session.TransactionCompletion.countAttemptsLeftBy(engine, left);
         }
+        if (lastSweep == Long.MIN_VALUE || now < lastSweep || now - lastSweep >= SWEEP_EVERY_MS) {
+            lastSweep = now;
+            engine.refreshCatalog(); // in case a catalog signal was lost
+            sweepUncompleted();
+        }
+    }
+
+    private long lastSweep = Long.MIN_VALUE;
+    private static final long SWEEP_EVERY_MS = 10_000;
+
+    /**
+     * Multi-consumer messages every consumer is done with but nobody completed (the node of the last
+     * consumer died between its commit and the completion): completed here.
+     */
+    private void sweepUncompleted() {
+        @SuppressWarnings("unchecked")
+        List<Object> msgids = connection.work(em -> em.createNativeQuery("SELECT M.MSGID FROM AQ_MESSAGE M"
+                + " JOIN AQ_QUEUE Q ON Q.QID = M.QID JOIN AQ_QUEUE_TABLE T ON T.QT_ID = Q.QT_ID"
+                + " WHERE M.STATE = 0 AND T.MULTIPLE_CONSUMERS = 1 AND Q.QUEUE_TYPE <> 'EXCEPTION'"
+                + " AND NOT EXISTS (SELECT 1 FROM AQ_MESSAGE_CONSUMER C WHERE C.MSGID = M.MSGID AND C.STATE IN (0, 1))"
+                + engine.store().dialect().limit(BATCH)).getResultList());
+        connection.commit();
+        for (Object id : msgids) {
+            completions.add(((String) id).trim());
+        }
     }
 
     /** What a batch did, applied to the ready indexes once it has committed. */
