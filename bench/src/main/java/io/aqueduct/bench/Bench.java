@@ -59,6 +59,8 @@ public final class Bench {
 
     private final double phaseSeconds = Double.parseDouble(System.getProperty("bench.seconds", "4"));
     private final int rounds = Integer.getInteger("bench.rounds", 3);
+    /** Rounds on the servers (PostgreSQL, MariaDB): {@link #serverRounds}. */
+    private final int serverRounds = serverRounds(rounds);
     private final int maxMessages = Integer.getInteger("bench.maxMessages", 200_000);
     private final double drainSeconds = Double.parseDouble(System.getProperty("bench.drainSeconds", "20"));
     private final long phaseNanos = (long) (phaseSeconds * 1e9);
@@ -167,9 +169,9 @@ public final class Bench {
             }
         }
 
-        System.out.printf(Locale.ROOT, "# aqueduct bench: stores=%s phase=%.1fs rounds=%d derby.locks.waitTimeout=%s"
+        System.out.printf(Locale.ROOT, "# aqueduct bench: stores=%s phase=%.1fs rounds=%d serverRounds=%d derby.locks.waitTimeout=%s"
                 + " derby.locks.deadlockTimeout=%s dir=%s%n",
-                BenchStore.all().stream().map(BenchStore::describe).collect(Collectors.joining(",")), phaseSeconds, rounds,
+                BenchStore.all().stream().map(BenchStore::describe).collect(Collectors.joining(",")), phaseSeconds, rounds, serverRounds,
                 System.getProperty("derby.locks.waitTimeout"), System.getProperty("derby.locks.deadlockTimeout"), base);
 
         // The servers the filter needs: probed once, up front (BENCH-SKIP <store> when unreachable).
@@ -206,7 +208,7 @@ public final class Bench {
                     warmed = true;
                 }
                 Map<String, List<Result>> results = new LinkedHashMap<>();
-                for (int round = 0; round < rounds; round++) {
+                for (int round = 0, n = store.shared() ? serverRounds : rounds; round < n; round++) {
                     List<SystemDef> order = new ArrayList<>(chosen);
                     if (round % 2 == 1) {
                         java.util.Collections.reverse(order); // A B, B A, ...: a drifting disk hits both alike
@@ -248,6 +250,14 @@ public final class Bench {
             deleteTree(base);
         }
         return failed ? 1 : incorrect ? 3 : 0;
+    }
+
+    /**
+     * Rounds of a case on a server store: {@code bench.serverRounds}, by default 2 (A B, B A) or
+     * {@code rounds} if that is fewer; keeps a run of all three stores near ten minutes.
+     */
+    public static int serverRounds(int rounds) {
+        return Integer.getInteger("bench.serverRounds", Math.min(2, rounds));
     }
 
     private static void setDefault(String key, String value) {

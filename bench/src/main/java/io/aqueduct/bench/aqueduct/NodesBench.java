@@ -109,7 +109,7 @@ public final class NodesBench implements Bench.Extra {
             }
             String prefix = "aqueduct/" + name + "/";
             if (mine.contains(prefix + "2nodes/2p2c")) {
-                ok &= twoNodes(store, phaseSeconds, rounds);
+                ok &= twoNodes(store, phaseSeconds, Bench.serverRounds(rounds));
             }
             if (mine.contains(prefix + "wake/1node")) {
                 ok &= wake(store, false);

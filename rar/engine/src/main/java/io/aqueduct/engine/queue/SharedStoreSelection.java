@@ -181,13 +181,16 @@ final class SharedStoreSelection {
         String lock = dialect.lockSkipLockedSuffix();
         boolean group = meta.table().transactionalGrouping();
         String sql;
+        // the claim re-checks the attempt ledger: between a rollback and the count of its attempt the
+        // message is free of locks but not yet back
+        String notOnRecord = " AND NOT EXISTS (SELECT 1 FROM AQ_ATTEMPT A WHERE A.ID = ?)";
         if (r.consumer() == null) {
             sql = group ? "SELECT MSGID FROM AQ_MESSAGE WHERE QID = ? AND GROUP_SEQ = ?" + lock
-                    : "SELECT MSGID FROM AQ_MESSAGE WHERE MSGID = ? AND STATE = ?" + lock;
+                    : "SELECT MSGID FROM AQ_MESSAGE WHERE MSGID = ? AND STATE = ?" + notOnRecord + lock;
         } else {
             sql = group ? "SELECT ID, MSGID FROM AQ_MESSAGE_CONSUMER WHERE QID = ? AND CONSUMER = ? AND MSGID IN"
                     + " (SELECT MSGID FROM AQ_MESSAGE WHERE QID = ? AND GROUP_SEQ = ?)" + lock
-                    : "SELECT ID, MSGID FROM AQ_MESSAGE_CONSUMER WHERE ID = ? AND STATE = 0" + lock;
+                    : "SELECT ID, MSGID FROM AQ_MESSAGE_CONSUMER WHERE ID = ? AND STATE = 0" + notOnRecord + lock;
         }
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             if (r.consumer() == null && group) {
@@ -196,6 +199,7 @@ final class SharedStoreSelection {
             } else if (r.consumer() == null) {
                 ps.setString(1, e.msgid);
                 ps.setInt(2, meta.availableState());
+                ps.setString(3, e.msgid + "/");
             } else if (group) {
                 ps.setLong(1, meta.id());
                 ps.setString(2, r.consumer());
@@ -203,6 +207,7 @@ final class SharedStoreSelection {
                 ps.setLong(4, e.groupSeq);
             } else {
                 ps.setString(1, e.msgid + "/" + r.consumer());
+                ps.setString(2, e.msgid + "/" + r.consumer());
             }
             try (ResultSet rs = ps.executeQuery()) {
                 int msgidColumn = r.consumer() == null ? 1 : 2;

@@ -74,6 +74,7 @@ final class AqXaResource implements XAResource {
         if (onePhase) {
             refuseIfRollbackOnly(xid);
         }
+        session.endIdleLocalTransaction();
         try {
             database.commit(xid, onePhase);
         } catch (XAException e) {
@@ -95,32 +96,49 @@ final class AqXaResource implements XAResource {
 
     @Override
     public void rollback(Xid xid) throws XAException {
+        session.endIdleLocalTransaction();
         try {
             database.rollback(xid);
-        } finally {
-            SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
-            if (branch != null) {
-                TransactionCompletion.afterRollback(engine, branch);
-            } else {
-                engine.resynchronize();
+        } catch (XAException e) {
+            if (e.errorCode != XAException.XAER_NOTA && (e.errorCode < XAException.XA_RBBASE || e.errorCode > XAException.XA_RBEND)) {
+                throw e; // the branch is still there as it was: nothing was rolled back, nothing to count
             }
+            // unknown to the database, or rolled back already: the engine's side ends below
+        }
+        SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
+        if (branch != null) {
+            TransactionCompletion.afterRollback(engine, branch);
+        } else {
+            engine.resynchronize();
         }
     }
 
     @Override
     public void forget(Xid xid) throws XAException {
+        session.endIdleLocalTransaction();
         database.forget(xid);
         engine.xaBranches().remove(XidKey.of(xid));
     }
 
     @Override
     public Xid[] recover(int flag) throws XAException {
-        return database.recover(flag);
+        session.endIdleLocalTransaction();
+        Xid[] inDoubt = database.recover(flag);
+        session.endIdleLocalTransaction(); // MariaDB: XA RECOVER opened one, and XA COMMIT would refuse to run beside it
+        return inDoubt;
     }
 
+    /**
+     * What the database answers, unless the store cannot join a branch from another connection
+     * (PostgreSQL, MariaDB): then each session is its own resource manager and a transaction
+     * manager gives it a branch of its own rather than a TMJOIN the database would refuse.
+     */
     @Override
     public boolean isSameRM(XAResource other) throws XAException {
         XAResource o = other instanceof AqXaResource aq ? aq.database : other;
+        if (!engine.store().dialect().xaJoinAcrossConnections()) {
+            return o == database;
+        }
         return database.isSameRM(o);
     }
 

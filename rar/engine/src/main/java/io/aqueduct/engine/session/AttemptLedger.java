@@ -18,7 +18,8 @@ import java.util.logging.Logger;
 
 /**
  * The attempt ledger of a shared store. A REMOVE dequeue puts its attempt on record (outside its
- * transaction, in a table the database keeps in memory) before it consumes; the record goes when
+ * transaction, in a table the database keeps in memory) once it has consumed the message in its
+ * transaction and before the caller receives it; the record goes when
  * the transaction ends, or with the failed attempt it counts after a rollback. A node that dies
  * mid-transaction leaves its records behind; when its heartbeat is older than
  * {@value #NODE_TIMEOUT_MS} ms another node's time manager counts those attempts (retry count, retry
@@ -59,7 +60,7 @@ public final class AttemptLedger implements AutoCloseable {
         return msgid + "/" + (consumer == null ? "" : consumer);
     }
 
-    /** Puts a REMOVE attempt on record before it consumes; returns its key. */
+    /** Puts a REMOVE attempt on record before the message is handed out; returns its key. */
     String begin(long queueId, ReadyEntry e) {
         String id = id(e.msgid, e.consumer);
         write(c -> {

@@ -487,13 +487,14 @@ public final class EngineSession implements QueueSession {
                         engine.clock().millis(), c));
             }
             if (pick instanceof QueueRuntime.Found found) {
-                AttemptLedger ledger = engine.attemptLedger();
-                if (ledger != null && (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA)) {
-                    tx.attempts.add(ledger.begin(q.meta().id(), found.entry())); // counted even if this node dies
-                }
                 Message m = materialize(c, tx, q, found.entry(), opts.mode(), chain);
                 if (m == null) {
                     continue; // another node consumed it meanwhile; the index knows now
+                }
+                AttemptLedger ledger = engine.attemptLedger();
+                if (ledger != null && (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA)) {
+                    // before the caller has the message: its attempt is counted even if this node dies
+                    tx.attempts.add(ledger.begin(q.meta().id(), found.entry()));
                 }
                 pos.last = found.entry();
                 pos.correlation = opts.correlation();
@@ -589,7 +590,8 @@ public final class EngineSession implements QueueSession {
                             + " agents within the LISTEN wait.");
                 }
                 try {
-                    listeners.await(seen, remaining);
+                    // a shared store: also look again on our own now and then (a dead node's locks go silently)
+                    listeners.await(seen, queues.get(0).shared() ? Math.min(remaining, QueueRuntime.SHARED_RECHECK_MS) : remaining);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new AqException(AqError.LISTEN_TIMEOUT, "LISTEN was interrupted.");
@@ -882,6 +884,23 @@ public final class EngineSession implements QueueSession {
     /** The database's XAResource for this session's connection, wrapped with the engine's hooks. */
     public XAResource xaResource() {
         return new AqXaResource(this, connection.xaResource());
+    }
+
+    /**
+     * Ends the connection's local transaction when the session has no work in it, so that XA
+     * commands for other branches (recovery) run outside any local transaction: MariaDB refuses
+     * them beside one, even an empty one its reads opened.
+     */
+    void endIdleLocalTransaction() {
+        if (!closed && xaBranch == null && (current == null || current.isEmpty())
+                && engine.store().dialect().xaCommandsNeedIdleConnection()) {
+            current = null;
+            try {
+                connection.rollback();
+            } catch (RuntimeException refused) {
+                // the connection is tied to an ended branch: there is no local transaction to end
+            }
+        }
     }
 
     /** Rolls back local work left uncommitted (a pooled session going back to its pool). */

@@ -208,12 +208,13 @@ public final class TransactionCompletion {
                         dues.add(null);
                         continue;
                     }
+                    MessageEntity m = em.find(MessageEntity.class, h.entry().msgid, lock);
                     if (engine.attemptLedger() != null) {
                         // the record goes with the count, in one transaction: a node dying now loses neither
+                        // (the message is locked first: whoever holds it never waits for the ledger)
                         em.createNativeQuery("DELETE FROM AQ_ATTEMPT WHERE ID = ?")
                                 .setParameter(1, AttemptLedger.id(h.entry().msgid, h.entry().consumer)).executeUpdate();
                     }
-                    MessageEntity m = em.find(MessageEntity.class, h.entry().msgid, lock);
                     QueueMeta q = h.queue().meta();
                     if (m == null || m.queueId != q.id() || m.state != q.availableState()) {
                         outcomes.add(Outcome.GONE);

@@ -72,6 +72,19 @@ public interface Dialect {
         throw new UnsupportedOperationException("a store of one JVM keeps no attempt ledger");
     }
 
+    /** Can an XA branch started on one connection be joined (TMJOIN) from another connection of the store? */
+    default boolean xaJoinAcrossConnections() {
+        return !shared(); // Derby can; PostgreSQL and MariaDB tie a branch to its connection
+    }
+
+    /**
+     * Does the database refuse XA COMMIT / ROLLBACK / RECOVER of a branch on a connection that has a
+     * local transaction open, even an empty one (MariaDB: XAER_OUTSIDE)?
+     */
+    default boolean xaCommandsNeedIdleConnection() {
+        return false;
+    }
+
     /** Cross-node wake-ups of a shared store; null when the store has one JVM. */
     default NodeSignals signals() {
         return null;

@@ -92,6 +92,11 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
+    public boolean xaCommandsNeedIdleConnection() {
+        return true;
+    }
+
+    @Override
     protected String createVolatileTable(String nameAndColumns) {
         return "CREATE TABLE IF NOT EXISTS " + nameAndColumns + " ENGINE=MEMORY"; // no log, no fsync
     }
