@@ -42,7 +42,8 @@ import java.util.stream.Stream;
  * server, every run first drops what the system left in the benchmark's schema / database.
  *
  * <p>System properties: {@code bench.seconds} (length of a timed phase, default 4),
- * {@code bench.rounds} (default 3), {@code bench.maxMessages} (cap per enqueue phase, default
+ * {@code bench.rounds} (default 3), {@code bench.serverRounds} (rounds on PostgreSQL / MariaDB,
+ * default 2 or bench.rounds if fewer), {@code bench.maxMessages} (cap per enqueue phase, default
  * 200000), {@code bench.drainSeconds} (how long 2p2c consumers may go on after the producers stop,
  * default 20; the untimed drain after them as long again), {@code bench.dir} (where the temporary directories go, default java.io.tmpdir),
  * {@code bench.keep} (keep them), {@code bench.warmup} (default true).
@@ -174,6 +175,8 @@ public final class Bench {
                 BenchStore.all().stream().map(BenchStore::describe).collect(Collectors.joining(",")), phaseSeconds, rounds, serverRounds,
                 System.getProperty("derby.locks.waitTimeout"), System.getProperty("derby.locks.deadlockTimeout"), base);
 
+        System.out.println("# engine: " + engineJar());
+
         // The servers the filter needs: probed once, up front (BENCH-SKIP <store> when unreachable).
         for (BenchStore store : BenchStore.all()) {
             boolean wanted = cases.stream()
@@ -250,6 +253,21 @@ public final class Bench {
             deleteTree(base);
         }
         return failed ? 1 : incorrect ? 3 : 0;
+    }
+
+    /** The engine jar on the class path, its size and time (which build of the engine a run measured). */
+    private static String engineJar() {
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path p = Path.of(entry);
+            if (p.getFileName() != null && p.getFileName().toString().startsWith("aqueduct-engine")) {
+                try {
+                    return p + " " + Files.size(p) + " bytes, " + Files.getLastModifiedTime(p);
+                } catch (IOException e) {
+                    return p + " (" + e + ")";
+                }
+            }
+        }
+        return "none on the class path";
     }
 
     /**

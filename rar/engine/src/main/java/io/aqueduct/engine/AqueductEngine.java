@@ -262,7 +262,9 @@ public final class AqueductEngine implements AutoCloseable {
         if (signals == null || closed) {
             return false;
         }
-        synchronized (catalog) {
+        // under the administration's lock: a local administrative change (commit, then its update of the
+        // catalog in memory) is never interleaved with a re-read that already sees its commit
+        synchronized (admin) {
             inOwnTransaction(c -> {
                 c.jdbc(conn -> io.aqueduct.engine.transform.Transformations.loadAll(conn).forEach(catalog::putTransformation));
                 return null;

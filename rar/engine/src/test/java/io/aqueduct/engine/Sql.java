@@ -110,15 +110,33 @@ final class Sql {
         return views(connector).contains(schema + "." + view);
     }
 
-    /** Every view of the store's database, as schema.name (MariaDB: its databases are the schemas). */
+    /**
+     * Every view of the store, as schema.name (MariaDB: its databases are the schemas). On a server
+     * that holds other stores too (a benchmark's), only the views that read this store's messages.
+     */
     static List<String> views(Connector connector) throws SQLException {
         try (Connection c = connector.open()) {
-            java.sql.DatabaseMetaData md = c.getMetaData();
-            boolean catalogs = md.getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("maria");
+            String product = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+            String query = product.contains("maria") || product.contains("mysql")
+                    ? "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE()"
+                            + " OR VIEW_DEFINITION LIKE CONCAT('%`', DATABASE(), '`.`AQ\\_MESSAGE`%')"
+                    : product.contains("postgres")
+                            ? "SELECT table_schema, table_name FROM information_schema.views WHERE table_schema = current_schema()"
+                                    + " OR (table_schema, table_name) IN (SELECT view_schema, view_name"
+                                    + " FROM information_schema.view_table_usage WHERE table_schema = current_schema())"
+                            : null;
             List<String> out = new ArrayList<>();
-            try (ResultSet rs = md.getTables(null, null, "%", new String[] {"VIEW"})) {
+            if (query != null) {
+                try (PreparedStatement ps = c.prepareStatement(query); ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1) + "." + rs.getString(2));
+                    }
+                }
+                return out;
+            }
+            try (ResultSet rs = c.getMetaData().getTables(null, null, "%", new String[] {"VIEW"})) {
                 while (rs.next()) {
-                    out.add((catalogs ? rs.getString("TABLE_CAT") : rs.getString("TABLE_SCHEM")) + "." + rs.getString("TABLE_NAME"));
+                    out.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
                 }
             }
             return out;

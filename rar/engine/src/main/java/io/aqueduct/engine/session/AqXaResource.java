@@ -74,7 +74,7 @@ final class AqXaResource implements XAResource {
         if (onePhase) {
             refuseIfRollbackOnly(xid);
         }
-        session.endIdleLocalTransaction();
+        boolean switched = session.enterXaCommandMode();
         try {
             database.commit(xid, onePhase);
         } catch (XAException e) {
@@ -85,6 +85,8 @@ final class AqXaResource implements XAResource {
                 }
             }
             throw e;
+        } finally {
+            session.leaveXaCommandMode(switched);
         }
         SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
         if (branch != null) {
@@ -96,7 +98,7 @@ final class AqXaResource implements XAResource {
 
     @Override
     public void rollback(Xid xid) throws XAException {
-        session.endIdleLocalTransaction();
+        boolean switched = session.enterXaCommandMode();
         try {
             database.rollback(xid);
         } catch (XAException e) {
@@ -104,6 +106,8 @@ final class AqXaResource implements XAResource {
                 throw e; // the branch is still there as it was: nothing was rolled back, nothing to count
             }
             // unknown to the database, or rolled back already: the engine's side ends below
+        } finally {
+            session.leaveXaCommandMode(switched);
         }
         SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
         if (branch != null) {
@@ -115,17 +119,23 @@ final class AqXaResource implements XAResource {
 
     @Override
     public void forget(Xid xid) throws XAException {
-        session.endIdleLocalTransaction();
-        database.forget(xid);
+        boolean switched = session.enterXaCommandMode();
+        try {
+            database.forget(xid);
+        } finally {
+            session.leaveXaCommandMode(switched);
+        }
         engine.xaBranches().remove(XidKey.of(xid));
     }
 
     @Override
     public Xid[] recover(int flag) throws XAException {
-        session.endIdleLocalTransaction();
-        Xid[] inDoubt = database.recover(flag);
-        session.endIdleLocalTransaction(); // MariaDB: XA RECOVER opened one, and XA COMMIT would refuse to run beside it
-        return inDoubt;
+        boolean switched = session.enterXaCommandMode();
+        try {
+            return database.recover(flag);
+        } finally {
+            session.leaveXaCommandMode(switched);
+        }
     }
 
     /**

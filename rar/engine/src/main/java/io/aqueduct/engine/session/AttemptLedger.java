@@ -60,21 +60,36 @@ public final class AttemptLedger implements AutoCloseable {
         return msgid + "/" + (consumer == null ? "" : consumer);
     }
 
-    /** Puts a REMOVE attempt on record before the message is handed out; returns its key. */
-    String begin(long queueId, ReadyEntry e) {
+    /**
+     * Puts a REMOVE attempt on record before the message is handed out; returns its key. {@code own}
+     * is a connection of the session's own in auto-commit (sessions do not queue for one).
+     */
+    String begin(StoreConnection own, long queueId, ReadyEntry e) {
         String id = id(e.msgid, e.consumer);
-        write(c -> {
-            try (PreparedStatement ps = c.prepareStatement(engine.store().dialect().upsert("AQ_ATTEMPT",
-                    List.of("ID", "MSGID", "CONSUMER", "QID", "NODE_ID"), "ID"))) {
-                ps.setString(1, id);
-                ps.setString(2, e.msgid);
-                ps.setString(3, e.consumer);
-                ps.setLong(4, queueId);
-                ps.setString(5, nodeId);
-                ps.executeUpdate();
-            }
-        });
+        try (PreparedStatement ps = own.connection().prepareStatement(engine.store().dialect().upsert("AQ_ATTEMPT",
+                List.of("ID", "MSGID", "CONSUMER", "QID", "NODE_ID"), "ID"))) {
+            ps.setString(1, id);
+            ps.setString(2, e.msgid);
+            ps.setString(3, e.consumer);
+            ps.setLong(4, queueId);
+            ps.setString(5, nodeId);
+            ps.executeUpdate();
+        } catch (SQLException ex) {
+            throw StoreConnection.storeFailure(ex);
+        }
         return id;
+    }
+
+    /** A connection for a session's ledger records: the store's, in auto-commit. */
+    StoreConnection openConnection() {
+        StoreConnection c = engine.store().open();
+        try {
+            c.connection().setAutoCommit(true);
+        } catch (SQLException e) {
+            c.close();
+            throw StoreConnection.storeFailure(e);
+        }
+        return c;
     }
 
     /** The transaction ended and its attempts are settled: their records go (in the background). */

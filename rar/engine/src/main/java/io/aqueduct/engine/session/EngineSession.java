@@ -53,6 +53,8 @@ public final class EngineSession implements QueueSession {
     private final String user;
     /** A second connection for IMMEDIATE work, opened on first use. */
     private StoreConnection autonomous;
+    /** A shared store's attempt-ledger records of this session, in auto-commit; opened on first use. */
+    private StoreConnection ledgerConnection;
     private SessionTransaction current;
     /** The Xid-bound branch this session works in, between XA start and end. */
     private SessionTransaction xaBranch;
@@ -494,7 +496,10 @@ public final class EngineSession implements QueueSession {
                 AttemptLedger ledger = engine.attemptLedger();
                 if (ledger != null && (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA)) {
                     // before the caller has the message: its attempt is counted even if this node dies
-                    tx.attempts.add(ledger.begin(q.meta().id(), found.entry()));
+                    if (ledgerConnection == null) {
+                        ledgerConnection = ledger.openConnection();
+                    }
+                    tx.attempts.add(ledger.begin(ledgerConnection, q.meta().id(), found.entry()));
                 }
                 pos.last = found.entry();
                 pos.correlation = opts.correlation();
@@ -887,18 +892,32 @@ public final class EngineSession implements QueueSession {
     }
 
     /**
-     * Ends the connection's local transaction when the session has no work in it, so that XA
-     * commands for other branches (recovery) run outside any local transaction: MariaDB refuses
-     * them beside one, even an empty one its reads opened.
+     * Puts the connection in auto-commit for an XA command about another branch (recovery) when
+     * the session has no work of its own: MariaDB refuses XA COMMIT / ROLLBACK / RECOVER beside a
+     * local transaction, and with auto-commit off every statement opens one. Returns whether it
+     * switched; {@link #leaveXaCommandMode} switches back.
      */
-    void endIdleLocalTransaction() {
-        if (!closed && xaBranch == null && (current == null || current.isEmpty())
-                && engine.store().dialect().xaCommandsNeedIdleConnection()) {
-            current = null;
+    boolean enterXaCommandMode() {
+        if (closed || xaBranch != null || (current != null && !current.isEmpty())
+                || !engine.store().dialect().xaCommandsNeedIdleConnection()) {
+            return false;
+        }
+        current = null;
+        try {
+            connection.connection().rollback();
+            connection.connection().setAutoCommit(true);
+            return true;
+        } catch (java.sql.SQLException refused) {
+            return false; // the connection is tied to a branch of its own: XA commands run as they are
+        }
+    }
+
+    void leaveXaCommandMode(boolean switched) {
+        if (switched) {
             try {
-                connection.rollback();
-            } catch (RuntimeException refused) {
-                // the connection is tied to an ended branch: there is no local transaction to end
+                connection.connection().setAutoCommit(false);
+            } catch (java.sql.SQLException e) {
+                throw StoreConnection.storeFailure(e);
             }
         }
     }
@@ -1002,6 +1021,9 @@ public final class EngineSession implements QueueSession {
             } finally {
                 if (autonomous != null) {
                     autonomous.close();
+                }
+                if (ledgerConnection != null) {
+                    ledgerConnection.close();
                 }
             }
         }

@@ -126,7 +126,7 @@ abstract class SharedSqlDialect implements Dialect {
             // the time manager's next due instant, and the two dequeue orders: several nodes select in the database
             createIndex(s, "AQ_MESSAGE_TM", "AQ_MESSAGE", "TIME_MANAGER_INFO");
             createIndex(s, "AQ_MESSAGE_PRIORITY_ORDER", "AQ_MESSAGE", "QID, STATE, PRIORITY, ORDER_MS, GROUP_SEQ, SEQ");
-            createIndex(s, "AQ_MESSAGE_TIME_ORDER", "AQ_MESSAGE", "QID, STATE, ORDER_MS, PRIORITY, GROUP_SEQ, SEQ");
+            createIndex(s, "AQ_MESSAGE_TIME_ORDER", "AQ_MESSAGE", "QID, STATE, ORDER_MS, GROUP_SEQ, SEQ");
             createIndex(s, "AQ_MESSAGE_GROUP", "AQ_MESSAGE", "QID, GROUP_SEQ");
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SEQUENCE (NAME VARCHAR(30) NOT NULL PRIMARY KEY, NEXT_VALUE BIGINT NOT NULL)"
                     + opts);

@@ -165,7 +165,7 @@ public final class StoreConnection implements AutoCloseable {
                 em.close();
             }
             try {
-                if (!connection.isClosed()) {
+                if (!connection.isClosed() && !connection.getAutoCommit()) {
                     connection.rollback();
                 }
             } finally {
