@@ -64,7 +64,9 @@ class ConcurrentConsumersTest extends EngineFixture {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void four_consumers_drain_10000_messages_each_received_exactly_once() throws Exception {
-        int total = 10_000;
+        // on a shared store every commit is a round trip and a disk flush of a server: fewer messages,
+        // the same race (MultiNodeTest moves 20,000 over two JVMs)
+        int total = sharedStore() ? 4_000 : 10_000;
         Set<MessageId> enqueued = new HashSet<>();
         QueueSession producer = session();
         for (int batch = 0; batch < total / 500; batch++) {
@@ -196,7 +198,14 @@ class ConcurrentConsumersTest extends EngineFixture {
         }
         assertThat(all).doesNotHaveDuplicates();
         assertThat(new HashSet<>(all)).isEqualTo(enqueued);
-        assertThat(rolledBack.get()).isEqualTo((total + 6) / 7);
+        if (TestStore.CURRENT.kind == TestStore.Kind.POSTGRES) {
+            // PostgreSQL: a claim whose statement began before a rollback may, rarely, take the message
+            // before its failed attempt is counted (docs/shared-stores.md, limits): it then sees one
+            // attempt fewer, and rolls it back once more here
+            assertThat(rolledBack.get()).isBetween((total + 6) / 7, (total + 6) / 7 + 4);
+        } else {
+            assertThat(rolledBack.get()).isEqualTo((total + 6) / 7);
+        }
         assertThat(viewCount(QT)).isZero();
     }
 
