@@ -93,6 +93,20 @@ class XaTransactionTest extends EngineFixture {
         }
     }
 
+    /**
+     * MariaDB hands a prepared branch to another connection only once the connection that prepared
+     * it is gone (as after the crash recovery is for): close that session first there.
+     */
+    private static void detachIfTheStoreRequires(EngineSession s) {
+        if (TestStore.CURRENT.kind == TestStore.Kind.MARIADB) {
+            try {
+                s.close();
+            } catch (RuntimeException refused) {
+                // MariaDB may refuse the local rollback beside a prepared branch; the connection is closed all the same
+            }
+        }
+    }
+
     private EngineSession xaSession() {
         EngineSession s = engine.openSession("TESTER");
         xaSessions.add(s);
@@ -281,6 +295,7 @@ class XaTransactionTest extends EngineFixture {
         MessageId id = s.enqueue(Q, Message.of("in doubt"));
         xa.end(xid, XAResource.TMSUCCESS);
         assertThat(xa.prepare(xid)).isEqualTo(XAResource.XA_OK);
+        detachIfTheStoreRequires(s);
 
         XAResource recovery = xaSession().xaResource();
         Xid[] inDoubt = recovery.recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN);
@@ -340,6 +355,7 @@ class XaTransactionTest extends EngineFixture {
         s.dequeue(Q, FIRST_NO_WAIT);
         xa.end(xid, XAResource.TMSUCCESS);
         xa.prepare(xid);
+        detachIfTheStoreRequires(s);
 
         xaSession().xaResource().rollback(xid);
 

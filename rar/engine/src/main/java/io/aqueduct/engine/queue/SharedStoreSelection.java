@@ -78,7 +78,7 @@ final class SharedStoreSelection {
                     : r.navigation() == Navigation.NEXT_TRANSACTION ? " AND M.GROUP_SEQ <> " + position.groupSeq : null;
         }
         if (!browse && r.consumer() == null && !meta.table().transactionalGrouping() && r.correlation() == null
-                && r.condition() == null) {
+                && r.condition() == null && dialect.claimsInOneStatement()) {
             // the plain case, as a hand-written queue does it: the first message in order that nobody
             // holds, selected and locked in one statement
             List<ReadyEntry> first = candidates(c, meta, r, position, null, null, 1, dialect.lockSkipLockedSuffix());
