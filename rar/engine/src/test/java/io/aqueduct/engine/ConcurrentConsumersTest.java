@@ -199,7 +199,7 @@ class ConcurrentConsumersTest extends EngineFixture {
         assertThat(all).doesNotHaveDuplicates();
         assertThat(new HashSet<>(all)).isEqualTo(enqueued);
         if (TestStore.CURRENT.kind == TestStore.Kind.POSTGRES) {
-            // PostgreSQL: a claim whose statement began before a rollback may, rarely, take the message
+            // PostgreSQL: a claim whose snapshot predates a rollback may, rarely, take the message
             // before its failed attempt is counted (docs/shared-stores.md, limits): it then sees one
             // attempt fewer, and rolls it back once more here
             assertThat(rolledBack.get()).isBetween((total + 6) / 7, (total + 6) / 7 + 4);

@@ -60,7 +60,7 @@ final class SharedStoreSelection {
     private QueueRuntime.Pick pick(Connection c, QueueMeta meta, QueueRuntime.Request r) throws SQLException {
         boolean browse = r.mode() == DequeueMode.BROWSE;
         if (r.msgid() != null) {
-            List<ReadyEntry> rows = candidates(c, meta, r, null, null, r.msgid(), PAGE, "");
+            List<ReadyEntry> rows = candidates(c, meta, r, null, null, r.msgid());
             if (rows.isEmpty()) {
                 return new QueueRuntime.Nothing();
             }
@@ -77,17 +77,10 @@ final class SharedStoreSelection {
             groupFilter = r.navigation() == Navigation.NEXT_MESSAGE ? " AND M.GROUP_SEQ = " + position.groupSeq
                     : r.navigation() == Navigation.NEXT_TRANSACTION ? " AND M.GROUP_SEQ <> " + position.groupSeq : null;
         }
-        if (!browse && r.consumer() == null && !meta.table().transactionalGrouping() && r.correlation() == null
-                && r.condition() == null && dialect.claimsInOneStatement()) {
-            // the plain case, as a hand-written queue does it: the first message in order that nobody
-            // holds, selected and locked in one statement
-            List<ReadyEntry> first = candidates(c, meta, r, position, null, null, 1, dialect.lockSkipLockedSuffix());
-            return first.isEmpty() ? new QueueRuntime.Nothing() : new QueueRuntime.Found(first.get(0));
-        }
         Set<Long> groupsHeldElsewhere = new HashSet<>();
         ReadyEntry after = position;
         while (true) {
-            List<ReadyEntry> page = candidates(c, meta, r, after, groupFilter, null, PAGE, "");
+            List<ReadyEntry> page = candidates(c, meta, r, after, groupFilter, null);
             for (ReadyEntry e : page) {
                 after = e;
                 if (groupsHeldElsewhere.contains(e.groupSeq)) {
@@ -117,11 +110,13 @@ final class SharedStoreSelection {
     }
 
     /**
-     * Up to {@code limit} available messages after {@code after} in dequeue order (or the one asked
-     * for by id); {@code lock} is appended (a claim of what is selected), or empty.
+     * Up to a page of available messages after {@code after} in dequeue order (or the one asked for
+     * by id), read without locks. The claim that follows is a statement of its own, by key: its
+     * snapshot is taken the moment it locks, so the attempt ledger it checks is current (a long
+     * locking scan could see a ledger older than a rollback it meets).
      */
     private List<ReadyEntry> candidates(Connection c, QueueMeta meta, QueueRuntime.Request r, ReadyEntry after,
-            String groupFilter, String msgid, int limit, String lock) throws SQLException {
+            String groupFilter, String msgid) throws SQLException {
         String[] keys = orderKeys(meta);
         boolean consumerPart = r.consumer() != null;
         StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM AQ_MESSAGE M");
@@ -150,7 +145,7 @@ final class SharedStoreSelection {
         if (groupFilter != null) {
             sql.append(groupFilter);
         }
-        sql.append(" ORDER BY ").append(String.join(", ", keys)).append(dialect.limit(limit)).append(lock);
+        sql.append(" ORDER BY ").append(String.join(", ", keys)).append(dialect.limit(PAGE));
         try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
             int i = 1;
             if (consumerPart) {

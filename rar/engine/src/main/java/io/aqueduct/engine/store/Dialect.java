@@ -49,14 +49,6 @@ public interface Dialect {
         throw new UnsupportedOperationException("claims are made in the ready index on a store of one JVM");
     }
 
-    /**
-     * Can a dequeue select the first available message and lock it in one statement ({@code ORDER
-     * BY ... LIMIT 1 FOR UPDATE SKIP LOCKED}) without locking rows its WHERE clause turns away?
-     */
-    default boolean claimsInOneStatement() {
-        return false;
-    }
-
     /** The time manager's batch: on a shared store it locks the due rows it takes, skipping those others hold. */
     default String timeManagerBatchSuffix() {
         return dirtyReadSuffix();

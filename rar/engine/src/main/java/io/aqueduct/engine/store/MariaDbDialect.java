@@ -92,11 +92,6 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
-    public boolean claimsInOneStatement() {
-        return false; // InnoDB locks what a locking read scans, matching rows or not: claim by key instead
-    }
-
-    @Override
     public boolean xaCommandsNeedIdleConnection() {
         return true;
     }

@@ -86,11 +86,6 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
-    public boolean claimsInOneStatement() {
-        return true; // only the rows returned are locked
-    }
-
-    @Override
     protected String createVolatileTable(String nameAndColumns) {
         return "CREATE UNLOGGED TABLE IF NOT EXISTS " + nameAndColumns; // no WAL: a commit of it waits for no disk
     }
