@@ -79,9 +79,8 @@ public final class AqueductEngine implements AutoCloseable {
         this.user = b.user;
         this.store = new Store(b.dialect);
         this.signals = b.dialect.shared() ? b.dialect.signals() : null;
-        String nodeId = java.util.UUID.randomUUID().toString();
         this.catalog = new Catalog(b.dialect, signals == null ? null : signals::publish);
-        this.attemptLedger = b.dialect.shared() ? new io.aqueduct.engine.session.AttemptLedger(this, nodeId) : null;
+        this.attemptLedger = b.dialect.shared() ? new io.aqueduct.engine.session.AttemptLedger(this) : null;
         this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : b.dialect.defaultSchema();
         SecureRandom random = new SecureRandom();
         this.messageIdPrefix = random.nextLong();

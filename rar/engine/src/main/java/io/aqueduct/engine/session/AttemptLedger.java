@@ -43,16 +43,12 @@ public final class AttemptLedger implements AutoCloseable {
     public record Left(String id, String msgid, String consumer, long queueId) {
     }
 
-    public AttemptLedger(AqueductEngine engine, String nodeId) {
+    public AttemptLedger(AqueductEngine engine) {
         this.engine = engine;
-        this.nodeId = nodeId;
+        this.nodeId = java.util.UUID.randomUUID().toString();
         forgetter = new Thread(this::forgetLoop, "aqueduct-attempt-ledger");
         forgetter.setDaemon(true);
         forgetter.start();
-    }
-
-    public String nodeId() {
-        return nodeId;
     }
 
     /** The ledger key of a message (a consumer's part of it); the dequeue selection tests it too. */
