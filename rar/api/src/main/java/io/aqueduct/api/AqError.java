@@ -5,8 +5,20 @@ public final class AqError {
     private AqError() {
     }
 
-    /** A failure of the store itself (database, I/O); the cause says more. */
+    /** A failure of the store itself (a statement the database refused, I/O); the cause says more. */
     public static final int STORE_FAILURE = 0;
+    /**
+     * The store cannot be reached: its database is down or the connection broke (ORA-03113,
+     * "end-of-file on communication channel"). Nothing of the call was kept; the session's
+     * uncommitted work is rolled back. The same session works again once the store is back.
+     */
+    public static final int STORE_UNAVAILABLE = 3113;
+    /**
+     * The connection broke while a commit was under way and the store could not be asked whether it
+     * committed (ORA-25405, "transaction status unknown"). The engine finds out by itself once the
+     * store is back (the messages' rows tell it) and counts a failed attempt only if it rolled back.
+     */
+    public static final int COMMIT_OUTCOME_UNKNOWN = 25405;
     /** Queue table already exists. */
     public static final int QUEUE_TABLE_EXISTS = 24001;
     /** Queue table does not exist. */

@@ -60,6 +60,13 @@ public final class AqueductEngine implements AutoCloseable {
     private final io.aqueduct.engine.store.NodeSignals signals;
     /** REMOVE attempts in flight on a shared store, counted by another node if this one dies; null on Derby. */
     private final io.aqueduct.engine.session.AttemptLedger attemptLedger;
+    /** Derby's attempt journal (REMOVE attempts and prepared branches in flight); null on a shared store. */
+    private final io.aqueduct.engine.session.AttemptJournal attemptJournal;
+    /**
+     * Messages an in-doubt branch of an earlier JVM holds (Derby): kept out of the ready indexes and
+     * passed by the time manager until the transaction manager commits or rolls the branch back.
+     */
+    private final java.util.Set<String> inDoubtMessages = ConcurrentHashMap.newKeySet();
     private final TimeManager timeManager;
     private final QueueAdministration admin;
     private final StoreConnection internal;
@@ -85,12 +92,32 @@ public final class AqueductEngine implements AutoCloseable {
         SecureRandom random = new SecureRandom();
         this.messageIdPrefix = random.nextLong();
         this.nodeTag = Long.toHexString(random.nextInt() & 0xffffffL);
-        this.internal = store.open();
         this.timeManager = new TimeManager(this);
+        StoreConnection opened = null;
+        io.aqueduct.engine.session.AttemptJournal journal = null;
+        try {
+            opened = store.open();
+            if (!b.dialect.shared()) {
+                java.nio.file.Path file = b.dialect.journalFile();
+                journal = file == null ? io.aqueduct.engine.session.AttemptJournal.inMemory()
+                        : io.aqueduct.engine.session.AttemptJournal.open(file);
+            }
+        } catch (RuntimeException e) {
+            if (opened != null) {
+                opened.close();
+            }
+            store.close();
+            throw e;
+        }
+        this.internal = opened;
+        this.attemptJournal = journal;
         try {
             this.sequence = new AtomicLong(loadCatalog());
         } catch (RuntimeException e) {
             internal.close();
+            if (attemptJournal != null) {
+                attemptJournal.close();
+            }
             store.close();
             throw e;
         }
@@ -133,6 +160,37 @@ public final class AqueductEngine implements AutoCloseable {
 
     public AqClock clock() {
         return clock;
+    }
+
+    /** The attempt journal of a Derby store; null on a shared store. */
+    public io.aqueduct.engine.session.AttemptJournal attemptJournal() {
+        return attemptJournal;
+    }
+
+    /** Does an in-doubt branch of an earlier JVM hold this message (Derby)? */
+    public boolean inDoubt(String msgid) {
+        return !inDoubtMessages.isEmpty() && inDoubtMessages.contains(msgid);
+    }
+
+    /** The messages in-doubt branches hold (Derby; empty almost always). */
+    public java.util.Set<String> inDoubtMessages() {
+        return java.util.Collections.unmodifiableSet(inDoubtMessages);
+    }
+
+    /**
+     * A recovered branch was committed or rolled back and its outcome applied in the table: its
+     * messages leave the in-doubt set and what is now available of them enters the ready indexes.
+     */
+    public void branchResolved(List<String> msgids) {
+        inDoubtMessages.removeAll(msgids);
+        Map<Long, List<ReadyEntry>> byQueue = inOwnTransaction(c -> c.work(em -> availableMessages(em, msgids, false)));
+        byQueue.forEach((queueId, entries) -> {
+            QueueRuntime q = catalog.queue(queueId);
+            if (q != null) {
+                q.addAll(entries);
+            }
+        });
+        timeManager.wake();
     }
 
     /** The attempt ledger of a shared store; null on a store of one JVM. */
@@ -317,7 +375,7 @@ public final class AqueductEngine implements AutoCloseable {
             c.jdbc(conn -> io.aqueduct.engine.transform.Transformations.loadAll(conn).forEach(catalog::putTransformation));
             return null;
         });
-        return inOwnTransaction(c -> c.work(em -> {
+        inOwnTransaction(c -> c.work(em -> {
             for (QueueTableEntity t : em.createQuery("SELECT t FROM QueueTableEntity t", QueueTableEntity.class).getResultList()) {
                 catalog.putTable(tableMeta(t));
             }
@@ -334,20 +392,81 @@ public final class AqueductEngine implements AutoCloseable {
                     q.subscribers(subs);
                 }
             }
-            for (java.util.Map.Entry<Long, List<ReadyEntry>> e : availableMessages(em).entrySet()) {
+            return null;
+        }));
+        recoverJournal();
+        return inOwnTransaction(c -> c.work(em -> {
+            for (java.util.Map.Entry<Long, List<ReadyEntry>> e : availableMessages(em, null, true).entrySet()) {
                 QueueRuntime q = catalog.queue(e.getKey());
                 if (q != null) {
-                    e.getValue().forEach(q::add);
+                    q.addAll(e.getValue());
                 }
             }
-            Long max = em.createQuery("SELECT MAX(m.seq) FROM MessageEntity m", Long.class).getSingleResult();
-            return max == null ? 0L : max;
+            // dirty on Derby: an in-doubt branch's rows count too (their numbers are taken), and no lock is waited for
+            Object max = em.createNativeQuery("SELECT MAX(SEQ) FROM AQ_MESSAGE" + store.dialect().dirtyReadSuffix())
+                    .getSingleResult();
+            return max == null ? 0L : ((Number) max).longValue();
         }));
+    }
+
+    /**
+     * Derby after a crash: reads what the attempt journal says the transactions of the earlier JVM
+     * held. A branch the database still has in doubt is registered by its Xid (a transaction
+     * manager's commit or rollback through any session applies the engine's side) and its messages
+     * stay out of the indexes; every other transaction is over (Derby rolled it back at boot, or it
+     * committed before the journal was cleared): its REMOVE attempts are counted now, as failed if
+     * the message is still there to retry.
+     */
+    private void recoverJournal() {
+        if (attemptJournal == null || attemptJournal.leftBehind().isEmpty()) {
+            return;
+        }
+        java.util.Set<io.aqueduct.engine.session.XidKey> inDoubt = new java.util.HashSet<>();
+        try {
+            javax.transaction.xa.Xid[] xids = internal.xaResource().recover(
+                    javax.transaction.xa.XAResource.TMSTARTRSCAN | javax.transaction.xa.XAResource.TMENDRSCAN);
+            for (javax.transaction.xa.Xid x : xids == null ? new javax.transaction.xa.Xid[0] : xids) {
+                inDoubt.add(io.aqueduct.engine.session.XidKey.of(x));
+            }
+        } catch (javax.transaction.xa.XAException e) {
+            throw new AqException(AqError.STORE_FAILURE, "Cannot list the XA branches in doubt in the Aqueduct store: " + e, e);
+        }
+        Map<Long, List<io.aqueduct.engine.session.AttemptJournal.Entry>> byTransaction = new java.util.LinkedHashMap<>();
+        for (io.aqueduct.engine.session.AttemptJournal.Entry e : attemptJournal.leftBehind()) {
+            byTransaction.computeIfAbsent(e.tx(), k -> new java.util.ArrayList<>()).add(e);
+        }
+        List<io.aqueduct.engine.session.AttemptJournal.Entry> toCount = new java.util.ArrayList<>();
+        List<Integer> settled = new java.util.ArrayList<>();
+        int branches = 0;
+        for (List<io.aqueduct.engine.session.AttemptJournal.Entry> records : byTransaction.values()) {
+            io.aqueduct.engine.session.XidKey xid = records.stream().filter(r -> r.xid() != null)
+                    .map(io.aqueduct.engine.session.AttemptJournal.Entry::xid).findFirst().orElse(null);
+            if (xid != null && inDoubt.contains(xid)) {
+                SessionTransaction branch = SessionTransaction.recovered(catalog, records);
+                xaBranches.put(xid, branch);
+                inDoubtMessages.addAll(branch.recoveredMessages());
+                branches++;
+            } else {
+                records.stream().filter(r -> r.kind() == io.aqueduct.engine.session.AttemptJournal.ATTEMPT).forEach(toCount::add);
+                records.forEach(r -> settled.add(r.slot()));
+            }
+        }
+        io.aqueduct.engine.session.TransactionCompletion.countAttemptsAtStart(this, toCount);
+        attemptJournal.free(settled);
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(AqueductEngine.class.getName());
+        if (!toCount.isEmpty()) {
+            log.info("Aqueduct counted " + toCount.size() + " dequeue attempt(s) that a stopped JVM left unfinished.");
+        }
+        if (branches > 0) {
+            log.warning("Aqueduct found " + branches + " XA branch(es) in doubt holding " + inDoubtMessages.size()
+                    + " message(s); they stay invisible until the transaction manager recovers them (XAResource.recover,"
+                    + " then commit or rollback through any Aqueduct session).");
+        }
     }
 
     /** Re-reads the available messages of every queue into the ready indexes (after XA recovery). */
     public void resynchronize() {
-        Map<Long, List<ReadyEntry>> byQueue = inOwnTransaction(c -> c.work(this::availableMessages));
+        Map<Long, List<ReadyEntry>> byQueue = inOwnTransaction(c -> c.work(em -> availableMessages(em, null, false)));
         for (QueueRuntime q : catalog.queues()) {
             q.resynchronize(byQueue.getOrDefault(q.meta().id(), List.of()));
         }
@@ -359,12 +478,28 @@ public final class AqueductEngine implements AutoCloseable {
      * pending part on a multi-consumer queue) and EXPIRED ones in exception queues. A multi-consumer
      * message nobody has pending any more is handed to the time manager to be completed.
      */
-    private Map<Long, List<ReadyEntry>> availableMessages(jakarta.persistence.EntityManager em) {
+    @SuppressWarnings("unchecked")
+    private Map<Long, List<ReadyEntry>> availableMessages(jakarta.persistence.EntityManager em, List<String> only, boolean atStart) {
         Map<Long, List<ReadyEntry>> out = new java.util.HashMap<>();
         Map<String, ReadyEntry> multi = new java.util.HashMap<>();
-        for (Object[] row : em.createQuery(ReadyEntries.SELECT + " WHERE m.state IN (0, 3)", Object[].class).getResultList()) {
+        if (only != null && only.isEmpty()) {
+            return out;
+        }
+        // at start, on Derby, read without locks: rows an in-doubt branch holds would block the read (its
+        // uncommitted rows are known from the journal and left out); nobody else works yet
+        String dirty = atStart ? store.dialect().dirtyReadSuffix() : "";
+        String ids = only == null ? "" : " AND MSGID IN (" + "?, ".repeat(only.size() - 1) + "?)";
+        jakarta.persistence.Query messages = em.createNativeQuery("SELECT " + ReadyEntries.SQL_COLUMNS + " FROM AQ_MESSAGE"
+                + " WHERE STATE IN (0, 3)" + ids + dirty);
+        jakarta.persistence.Query consumerParts = em.createNativeQuery("SELECT MSGID, CONSUMER, QID, ADDRESS, STATE"
+                + " FROM AQ_MESSAGE_CONSUMER WHERE STATE IN (0, 1)" + ids + dirty);
+        for (int i = 0; only != null && i < only.size(); i++) {
+            messages.setParameter(i + 1, only.get(i));
+            consumerParts.setParameter(i + 1, only.get(i));
+        }
+        for (Object[] row : (List<Object[]>) messages.getResultList()) {
             QueueRuntime q = catalog.queue(ReadyEntries.queueId(row));
-            if (q == null) {
+            if (q == null || inDoubt(ReadyEntries.msgid(row))) {
                 continue;
             }
             if (q.meta().table().multipleConsumers() && !q.meta().isException()) {
@@ -375,8 +510,7 @@ public final class AqueductEngine implements AutoCloseable {
         }
         if (!multi.isEmpty()) {
             java.util.Set<String> pending = new java.util.HashSet<>();
-            for (Object[] part : em.createQuery("SELECT c.msgid, c.consumer, c.queueId, c.address, c.state FROM ConsumerStateEntity c"
-                    + " WHERE c.state IN (0, 1)", Object[].class).getResultList()) {
+            for (Object[] part : (List<Object[]>) consumerParts.getResultList()) {
                 String msgid = ((String) part[0]).trim();
                 ReadyEntry message = multi.get(msgid);
                 if (message == null) {
@@ -442,6 +576,9 @@ public final class AqueductEngine implements AutoCloseable {
             internalLock.unlock();
         }
         store.close();
+        if (attemptJournal != null) {
+            attemptJournal.close();
+        }
     }
 
     public boolean isClosed() {

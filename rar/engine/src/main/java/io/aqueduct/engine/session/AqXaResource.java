@@ -58,6 +58,7 @@ final class AqXaResource implements XAResource {
     @Override
     public int prepare(Xid xid) throws XAException {
         refuseIfRollbackOnly(xid);
+        journalBeforePrepare(xid);
         int vote = database.prepare(xid);
         if (vote == XA_RDONLY) {
             // nothing written: the branch is over now (it may still have held LOCKED messages)
@@ -67,6 +68,32 @@ final class AqXaResource implements XAResource {
             }
         }
         return vote;
+    }
+
+    /**
+     * Derby: the branch's Xid and the messages it enqueued go into the attempt journal before the
+     * database prepares it, so that an engine started after a crash knows which messages an in-doubt
+     * branch holds (its REMOVE attempts are there already).
+     */
+    private void journalBeforePrepare(Xid xid) throws XAException {
+        AttemptJournal journal = engine.attemptJournal();
+        SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
+        if (journal == null || branch == null || (branch.enqueued.isEmpty() && branch.journalSlots.isEmpty())) {
+            return;
+        }
+        try {
+            branch.journalSlots.add(journal.prepared(branch.key, XidKey.of(xid)));
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (SessionTransaction.Enqueued e : branch.enqueued) {
+                if (seen.add(e.msgid())) {
+                    branch.journalSlots.add(journal.enqueued(branch.key, e.queue().meta().id(), e.msgid()));
+                }
+            }
+        } catch (RuntimeException e) {
+            XAException x = new XAException(XAException.XAER_RMERR);
+            x.initCause(e);
+            throw x;
+        }
     }
 
     @Override

@@ -244,7 +244,7 @@ public final class EngineSession implements QueueSession {
                 m.state = MessageState.WAITING.code();
                 m.delay = utc(readyAt);
                 m.timeManagerInfo = readyAt;
-                enqueued.add(new SessionTransaction.Enqueued(q, null, readyAt));
+                enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, null, readyAt));
             } else {
                 m.state = MessageState.READY.code();
                 expiresAt = expiration >= 0 ? readyAt + expiration * 1000 : null;
@@ -253,11 +253,11 @@ public final class EngineSession implements QueueSession {
                         expiresAt == null ? Long.MAX_VALUE : expiresAt);
                 List<Subscriber> to = consumers.get(i);
                 if (to == null) {
-                    enqueued.add(new SessionTransaction.Enqueued(q, entry, expiresAt));
+                    enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, entry, expiresAt));
                 } else {
                     for (Subscriber consumer : to) {
                         if (consumer.local()) {
-                            enqueued.add(new SessionTransaction.Enqueued(q, entry.forConsumer(consumer.key(), entry.expiresAt),
+                            enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, entry.forConsumer(consumer.key(), entry.expiresAt),
                                     expiresAt));
                         }
                     }
@@ -500,6 +500,11 @@ public final class EngineSession implements QueueSession {
                         ledgerConnection = ledger.openConnection();
                     }
                     tx.attempts.add(ledger.begin(ledgerConnection, q.meta().id(), found.entry()));
+                }
+                AttemptJournal journal = engine.attemptJournal();
+                if (journal != null && (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA)) {
+                    // Derby: the same promise, in the journal a JVM killed now leaves behind
+                    tx.journalSlots.add(journal.attempt(tx.key, q.meta().id(), found.entry().msgid, found.entry().consumer));
                 }
                 pos.last = found.entry();
                 pos.correlation = opts.correlation();

@@ -23,11 +23,24 @@ public final class SessionTransaction {
     final Map<QueueRuntime, GroupHead> groupHeads = new HashMap<>();
     /** Keys of this transaction's REMOVE attempts in the attempt ledger (shared stores). */
     final List<String> attempts = new ArrayList<>();
+    /** This transaction's key in the attempt journal (Derby): unique across JVM runs with high probability. */
+    final long key = KEY_BASE + KEYS.incrementAndGet();
+    /** Slots of this transaction's records in the attempt journal (Derby). */
+    final List<Integer> journalSlots = new ArrayList<>();
+    /**
+     * A branch an earlier JVM prepared (read back from the attempt journal at start): its messages
+     * are kept out of the ready index until the transaction manager decides, then read back in.
+     */
+    final List<String> recoveredMessages = new ArrayList<>();
+    boolean recovered;
     /** A unit of work failed half-way in a global transaction (no savepoint undid it): the branch must roll back. */
     volatile boolean rollbackOnly;
 
+    private static final long KEY_BASE = (long) new java.security.SecureRandom().nextInt() << 32;
+    private static final java.util.concurrent.atomic.AtomicLong KEYS = new java.util.concurrent.atomic.AtomicLong();
+
     /** A message this transaction enqueued: its ready entry when READY, its next due instant. */
-    record Enqueued(QueueRuntime queue, ReadyEntry entry, Long dueAt) {
+    record Enqueued(QueueRuntime queue, String msgid, ReadyEntry entry, Long dueAt) {
     }
 
     /** A message this transaction holds (LOCKED or REMOVE); retentionDue when it stays PROCESSED. */
@@ -40,6 +53,32 @@ public final class SessionTransaction {
 
     SessionTransaction(String id) {
         this.id = id;
+    }
+
+    /** A branch an earlier JVM prepared, rebuilt from its attempt-journal records (Derby, at start). */
+    public static SessionTransaction recovered(io.aqueduct.engine.queue.Catalog catalog, List<AttemptJournal.Entry> records) {
+        SessionTransaction tx = new SessionTransaction("recovered." + records.get(0).tx());
+        tx.recovered = true;
+        for (AttemptJournal.Entry r : records) {
+            tx.journalSlots.add(r.slot());
+            if (r.msgid() == null) {
+                continue;
+            }
+            if (!tx.recoveredMessages.contains(r.msgid())) {
+                tx.recoveredMessages.add(r.msgid());
+            }
+            QueueRuntime q = catalog.queue(r.queueId());
+            if (r.kind() == AttemptJournal.ATTEMPT && q != null) {
+                // its outcome: consumed on commit, a failed attempt counted on rollback
+                tx.held.add(new Held(q, new ReadyEntry(r.msgid(), 0, 0, 0, 0, null, Long.MAX_VALUE, r.consumer()), true, null));
+            }
+        }
+        return tx;
+    }
+
+    /** The messages a recovered branch holds. */
+    public List<String> recoveredMessages() {
+        return recoveredMessages;
     }
 
     public String id() {

@@ -56,8 +56,19 @@ public final class TransactionCompletion {
         if (engine.attemptLedger() != null && !tx.attempts.isEmpty()) {
             engine.attemptLedger().forget(tx.attempts); // consumed: nothing to count
         }
+        forgetJournal(engine, tx);
         if (wakeTimeManager) {
             engine.timeManager().wake();
+        }
+    }
+
+    /** The transaction's journal records are settled; a recovered branch's messages come back into the index. */
+    private static void forgetJournal(AqueductEngine engine, SessionTransaction tx) {
+        if (engine.attemptJournal() != null && !tx.journalSlots.isEmpty()) {
+            engine.attemptJournal().free(tx.journalSlots);
+        }
+        if (tx.recovered) {
+            engine.branchResolved(tx.recoveredMessages);
         }
     }
 
@@ -77,12 +88,13 @@ public final class TransactionCompletion {
         }
         try {
             if (!failed.isEmpty()) {
-                countFailedAttempts(engine, failed, accounting, false);
+                countFailedAttempts(engine, failed, accounting, false, true);
             }
         } finally {
             if (engine.attemptLedger() != null && !tx.attempts.isEmpty()) {
                 engine.attemptLedger().forget(tx.attempts);
             }
+            forgetJournal(engine, tx);
         }
         engine.timeManager().wake();
     }
@@ -106,10 +118,29 @@ public final class TransactionCompletion {
                     true, null));
         }
         if (!failed.isEmpty()) {
-            countFailedAttempts(engine, failed, accounting, true);
+            countFailedAttempts(engine, failed, accounting, true, true);
         }
         if (!orphans.isEmpty()) {
             engine.attemptLedger().forget(orphans); // their queue is gone
+        }
+    }
+
+    /**
+     * Counts the attempts a JVM killed mid-transaction left in the attempt journal (Derby, at start,
+     * before the ready indexes are filled: they read the outcome from the table). A message its
+     * transaction consumed after all (committed before the journal was cleared) is gone and counts nothing.
+     */
+    public static void countAttemptsAtStart(AqueductEngine engine, List<AttemptJournal.Entry> attempts) {
+        List<SessionTransaction.Held> failed = new ArrayList<>();
+        for (AttemptJournal.Entry a : attempts) {
+            QueueRuntime q = engine.catalog().queue(a.queueId());
+            if (q != null) {
+                failed.add(new SessionTransaction.Held(q, new ReadyEntry(a.msgid(), 0, 0, 0, 0, null, Long.MAX_VALUE, a.consumer()),
+                        true, null));
+            }
+        }
+        if (!failed.isEmpty()) {
+            countFailedAttempts(engine, failed, new Object(), false, false);
         }
     }
 
@@ -188,7 +219,7 @@ public final class TransactionCompletion {
     }
 
     private static void countFailedAttempts(AqueductEngine engine, List<SessionTransaction.Held> failed, Object accounting,
-            boolean leftByDeadNode) {
+            boolean leftByDeadNode, boolean applyToIndex) {
         long now = engine.clock().millis();
         List<Outcome> outcomes = new ArrayList<>();
         List<QueueRuntime> targets = new ArrayList<>();
@@ -261,6 +292,9 @@ public final class TransactionCompletion {
                 h.queue().release(h.entry(), accounting);
             }
             throw e;
+        }
+        if (!applyToIndex) {
+            return; // the indexes are filled from the table afterwards
         }
         for (int i = 0; i < failed.size(); i++) {
             SessionTransaction.Held h = failed.get(i);

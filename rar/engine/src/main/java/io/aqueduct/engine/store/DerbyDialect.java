@@ -40,6 +40,12 @@ public final class DerbyDialect implements Dialect {
     }
 
     @Override
+    public Path journalFile() {
+        // inside the database's directory: it goes wherever the database goes (Derby ignores files it does not know)
+        return inMemory ? null : Path.of(databaseName, "aqueduct-attempts.journal");
+    }
+
+    @Override
     public String eclipseLinkPlatform() {
         return "Derby";
     }
@@ -65,7 +71,32 @@ public final class DerbyDialect implements Dialect {
     }
 
     @Override
-    public void createSchema(Connection c) throws SQLException {
+    public int schemaVersion(Connection c) throws SQLException {
+        if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
+            return 0;
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(VERSION) FROM AQ_SCHEMA_VERSION")) {
+            return rs.next() ? rs.getInt(1) : 0;
+        }
+    }
+
+    @Override
+    public void migrateSchema(Connection c, int from) throws SQLException {
+        // Derby is embedded: one JVM opens the database, so no lock between nodes is needed
+        if (from < 1) {
+            createSchemaV1(c);
+        }
+        try (Statement s = c.createStatement()) {
+            if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
+                s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");
+            }
+            s.execute("DELETE FROM AQ_SCHEMA_VERSION");
+            s.execute("INSERT INTO AQ_SCHEMA_VERSION VALUES (" + StoreSchema.CURRENT + ")");
+        }
+    }
+
+    /** Schema 1, from an empty database or from the unversioned schemas before it (each step runs when what it creates is missing). */
+    private void createSchemaV1(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             // a queue store wants short lock waits: a contended row is a lost race, not a minute's stall
             s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '10')");
@@ -116,7 +147,7 @@ public final class DerbyDialect implements Dialect {
         upgradeSchema(c);
     }
 
-    /** Steps added after the first schema: each runs once, when what it creates is missing. */
+    /** What unversioned stores gained over time: each step runs once, when what it creates is missing. */
     private void upgradeSchema(Connection c) throws SQLException {
         if (!tableExists(c, "APP", "AQ_SEQUENCE")) {
             try (Statement s = c.createStatement()) {

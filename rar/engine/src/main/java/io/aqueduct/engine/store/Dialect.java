@@ -17,8 +17,20 @@ public interface Dialect {
     /** The schema queue tables belong to when a name gives none. */
     String defaultSchema();
 
-    /** Creates the store's tables, indexes and catalog views if they do not exist yet (idempotent, safe when nodes start together). */
-    void createSchema(Connection c) throws SQLException;
+    /**
+     * The schema version the store records ({@link StoreSchema#CURRENT} when it is up to date), or 0
+     * when it records none (an empty database, or a store made before versions were recorded). Reads
+     * only the version table, which no message transaction ever locks: safe beside in-doubt branches.
+     */
+    int schemaVersion(Connection c) throws SQLException;
+
+    /**
+     * Brings the schema from version {@code from} to {@link StoreSchema#CURRENT}, step by numbered
+     * step, under the schema lock (nodes starting together take turns) and with bounded lock waits
+     * (a table an in-doubt branch holds gives a clear error, not a hang), then records the version.
+     * Called only when {@link #schemaVersion} is older than current.
+     */
+    void migrateSchema(Connection c, int from) throws SQLException;
 
     /** Creates (or replaces) the AQ$&lt;queue_table&gt; view of one queue table. */
     void createQueueTableView(Connection c, String owner, String queueTable, long queueTableId, boolean multipleConsumers)
@@ -83,6 +95,15 @@ public interface Dialect {
      */
     default boolean xaCommandsNeedIdleConnection() {
         return false;
+    }
+
+    /**
+     * Where a store of one JVM keeps its attempt journal (REMOVE attempts and prepared branches in
+     * flight, read back after a crash); null when the store does not outlive the JVM, or is shared
+     * (its attempt ledger is a table).
+     */
+    default java.nio.file.Path journalFile() {
+        return null;
     }
 
     /** Cross-node wake-ups of a shared store; null when the store has one JVM. */

@@ -109,6 +109,24 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
+    protected void boundLockWaits(Statement s) throws SQLException {
+        // DDL waits for metadata locks (a prepared XA branch holds them on its tables) up to a year by default
+        s.execute("SET SESSION lock_wait_timeout = 10");
+        s.execute("SET SESSION innodb_lock_wait_timeout = 10");
+    }
+
+    @Override
+    protected boolean tableExists(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    @Override
     protected void lockSchema(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT GET_LOCK('aqueduct.schema', 60)")) {
             rs.next();

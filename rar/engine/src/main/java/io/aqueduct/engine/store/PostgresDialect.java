@@ -98,6 +98,22 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    protected void boundLockWaits(Statement s) throws SQLException {
+        s.execute("SET LOCAL lock_timeout = '10s'"); // this transaction only: the schema's
+    }
+
+    @Override
+    protected boolean tableExists(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            ps.setString(1, table.toLowerCase(java.util.Locale.ROOT)); // unquoted names, in the search path
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    @Override
     protected void lockSchema(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
             ps.setLong(1, SCHEMA_LOCK);

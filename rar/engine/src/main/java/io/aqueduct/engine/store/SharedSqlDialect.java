@@ -99,10 +99,46 @@ abstract class SharedSqlDialect implements Dialect {
         return 100;
     }
 
+    /** Bounds the waits of the schema's DDL for locks (an in-doubt branch, a long transaction) to a few seconds. */
+    protected abstract void boundLockWaits(Statement s) throws SQLException;
+
+    /** Does the table exist in the store's schema? */
+    protected abstract boolean tableExists(Connection c, String table) throws SQLException;
+
     @Override
-    public void createSchema(Connection c) throws SQLException {
+    public int schemaVersion(Connection c) throws SQLException {
+        if (!tableExists(c, "AQ_SCHEMA_VERSION")) {
+            return 0;
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(VERSION) FROM AQ_SCHEMA_VERSION")) {
+            return rs.next() ? rs.getInt(1) : 0;
+        }
+    }
+
+    @Override
+    public void migrateSchema(Connection c, int from) throws SQLException {
         lockSchema(c);
         try (Statement s = c.createStatement()) {
+            boundLockWaits(s);
+            int version = schemaVersion(c); // another node may have migrated while this one waited for the lock
+            if (version >= StoreSchema.CURRENT) {
+                return;
+            }
+            if (version < 1) {
+                createSchemaV1(s);
+            }
+            s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
+            s.execute("DELETE FROM AQ_SCHEMA_VERSION");
+            s.execute("INSERT INTO AQ_SCHEMA_VERSION (VERSION) VALUES (" + StoreSchema.CURRENT + ")");
+            c.commit();
+        } finally {
+            unlockSchema(c);
+        }
+    }
+
+    /** Schema 1, from an empty database or the unversioned schema before it (every statement is idempotent). */
+    private void createSchemaV1(Statement s) throws SQLException {
+        {
             String opts = tableOptions();
             s.execute("CREATE TABLE IF NOT EXISTS AQ_QUEUE_TABLE (QT_ID BIGINT NOT NULL PRIMARY KEY, OWNER VARCHAR(30) NOT NULL,"
                     + " NAME VARCHAR(30) NOT NULL, PAYLOAD_TYPE VARCHAR(7) NOT NULL, OBJECT_TYPE VARCHAR(256),"
@@ -171,8 +207,6 @@ abstract class SharedSqlDialect implements Dialect {
             s.execute("CREATE OR REPLACE VIEW USER_QUEUES AS SELECT NAME, QUEUE_TABLE, QID, QUEUE_TYPE, MAX_RETRIES, RETRY_DELAY,"
                     + " ENQUEUE_ENABLED, DEQUEUE_ENABLED, RETENTION, USER_COMMENT FROM DBA_QUEUES WHERE OWNER = "
                     + currentSchemaExpression());
-        } finally {
-            unlockSchema(c);
         }
     }
 
@@ -242,7 +276,7 @@ abstract class SharedSqlDialect implements Dialect {
                 s.execute("DROP VIEW IF EXISTS " + view);
             }
             for (String table : List.of("AQ_MESSAGE_CONSUMER", "AQ_SUBSCRIBER", "AQ_MESSAGE", "AQ_QUEUE", "AQ_QUEUE_TABLE",
-                    "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE")) {
+                    "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE", "AQ_SCHEMA_VERSION")) {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
             s.execute("DROP SEQUENCE IF EXISTS AQ_MESSAGE_SEQ");

@@ -41,8 +41,7 @@ public final class Store implements AutoCloseable {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(Store.class.getClassLoader());
         try (StoreConnection boot = openRaw()) {
-            dialect.createSchema(boot.connection());
-            boot.connection().commit();
+            StoreSchema.bringUpToDate(dialect, boot.connection());
             emf = bind(boot.connection(), () -> {
                 EntityManagerFactory f = Persistence.createEntityManagerFactory("aqueduct", props);
                 f.createEntityManager().close(); // logs in now, on the bound connection

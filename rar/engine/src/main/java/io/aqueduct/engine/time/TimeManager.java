@@ -271,6 +271,9 @@ public final class TimeManager implements AutoCloseable {
 
     private void process(EntityManager em, Object[] row, long now, List<Change> changes) {
         String msgid = ReadyEntries.msgid(row);
+        if (engine.inDoubt(msgid)) {
+            return; // an in-doubt branch holds its row (Derby reads it dirty): its transaction manager decides first
+        }
         QueueRuntime q = engine.catalog().queue(ReadyEntries.queueId(row));
         if (q == null) {
             return;
@@ -351,6 +354,9 @@ public final class TimeManager implements AutoCloseable {
 
     /** A consumer's retry delay is over: its part of the message is READY again for it. */
     private void retryDelayOver(EntityManager em, String id, String msgid, String consumer, long now, List<Change> changes) {
+        if (engine.inDoubt(msgid)) {
+            return;
+        }
         int n = em.createQuery("UPDATE ConsumerStateEntity c SET c.state = :ready, c.timeManagerInfo = NULL"
                 + " WHERE c.id = :id AND c.state = :waiting AND c.timeManagerInfo <= :now")
                 .setParameter("ready", ConsumerStates.READY).setParameter("id", id)
@@ -377,6 +383,9 @@ public final class TimeManager implements AutoCloseable {
             msgids.add(id);
         }
         for (String msgid : msgids) {
+            if (engine.inDoubt(msgid)) {
+                continue; // the branch's resolution asks again
+            }
             MessageEntity m = em.find(MessageEntity.class, msgid);
             if (m == null || m.state != MessageState.READY.code()) {
                 continue;

@@ -1,0 +1,36 @@
+package io.aqueduct.engine.store;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * The store's schema version. A store records the version it was brought to in
+ * {@code AQ_SCHEMA_VERSION}; at start the engine reads only that row, and runs DDL only when the
+ * store is older (numbered steps, each dialect's own, under the schema lock). A store that is
+ * current is opened without one DDL statement, so nothing at start waits on tables or rows that an
+ * in-doubt XA branch holds. A newer store is refused: an older Aqueduct must not write to it.
+ */
+public final class StoreSchema {
+    /** The schema this Aqueduct writes. 1: queue tables, queues, messages, subscribers, consumers, transformations, attempts. */
+    public static final int CURRENT = 1;
+
+    private StoreSchema() {
+    }
+
+    /** Checks the store's version and migrates an older one; commits. */
+    static void bringUpToDate(Dialect dialect, Connection c) throws SQLException {
+        int version = dialect.schemaVersion(c);
+        if (version > CURRENT) {
+            c.rollback();
+            throw new AqException(AqError.STORE_FAILURE, "The Aqueduct store has schema version " + version
+                    + ", newer than this Aqueduct's (" + CURRENT + "): a newer Aqueduct wrote it. Run that version"
+                    + " (or newer) against this store; an older one may not change it.");
+        }
+        if (version < CURRENT) {
+            dialect.migrateSchema(c, version);
+        }
+        c.commit();
+    }
+}
