@@ -93,4 +93,73 @@ class StoreSchemaTest {
             assertThat(again.admin().queue("SHARED_Q").name()).isEqualTo("SHARED_Q");
         }
     }
+
+    /** An engine on a durable store: a Derby directory, or the shared test server. */
+    private static AqueductEngine durableEngine(Path dir) {
+        return TestStore.CURRENT.shared() ? MultiNodeTest.engine()
+                : AqueductEngine.builder().derbyDirectory(dir.resolve("store")).user("NODE").start();
+    }
+
+    private static java.sql.Connection admin(Path dir) throws java.sql.SQLException {
+        return TestStore.CURRENT.shared() ? TestStore.CURRENT.connect()
+                : java.sql.DriverManager.getConnection("jdbc:derby:" + dir.resolve("store"));
+    }
+
+    private static int recordedVersion(Path dir) throws java.sql.SQLException {
+        try (java.sql.Connection c = admin(dir); java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT VERSION FROM AQ_SCHEMA_VERSION")) {
+            assertThat(rs.next()).isTrue();
+            return rs.getInt(1);
+        }
+    }
+
+    private static void execute(Path dir, String sql) throws java.sql.SQLException {
+        try (java.sql.Connection c = admin(dir); java.sql.Statement s = c.createStatement()) {
+            s.execute(sql);
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        }
+    }
+
+    @Test
+    void a_store_made_before_schema_versions_is_brought_to_the_current_version_with_its_messages(@TempDir Path dir)
+            throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().createQueueTable("OLD_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            engine.admin().createQueue("OLD_Q", "OLD_QT", QueueProperties.create());
+            engine.admin().startQueue("OLD_Q", true, true);
+            s.enqueue("OLD_Q", null, Message.of("kept across the upgrade"));
+            s.commit();
+        }
+        execute(dir, "DROP TABLE AQ_SCHEMA_VERSION"); // as the release before versions left its stores
+
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            assertThat(s.dequeue("OLD_Q", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)).text())
+                    .isEqualTo("kept across the upgrade");
+            s.commit();
+        }
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+    }
+
+    @Test
+    void a_store_of_a_newer_aqueduct_is_refused_and_left_as_it_was(@TempDir Path dir) throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        durableEngine(dir).close();
+        int newer = io.aqueduct.engine.store.StoreSchema.CURRENT + 1;
+        execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = " + newer);
+
+        assertThatThrownBy(() -> durableEngine(dir)).isInstanceOfSatisfying(AqException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(AqError.STORE_FAILURE);
+            assertThat(e.getMessage()).contains("schema version " + newer, "newer than this Aqueduct's");
+        });
+        assertThat(recordedVersion(dir)).isEqualTo(newer);
+    }
 }
