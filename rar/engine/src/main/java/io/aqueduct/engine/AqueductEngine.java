@@ -69,7 +69,8 @@ public final class AqueductEngine implements AutoCloseable {
     private final java.util.Set<String> inDoubtMessages = ConcurrentHashMap.newKeySet();
     private final TimeManager timeManager;
     private final QueueAdministration admin;
-    private final StoreConnection internal;
+    /** The engine's own connection (administration, retry accounting, sequence blocks); replaced when it breaks. */
+    private StoreConnection internal;
     private final ReentrantLock internalLock = new ReentrantLock();
     private final Map<io.aqueduct.engine.session.XidKey, SessionTransaction> xaBranches = new ConcurrentHashMap<>();
     private final AtomicLong sequence;
@@ -282,19 +283,55 @@ public final class AqueductEngine implements AutoCloseable {
         internalLock.lock();
         try {
             for (int attempt = 1;; attempt++) {
+                StoreConnection c = ownConnection();
+                T result;
                 try {
-                    T result = work.apply(internal);
-                    internal.commit();
-                    return result;
+                    result = work.apply(c);
                 } catch (RuntimeException e) {
-                    internal.rollback();
-                    if (attempt >= 5 || !internal.isTransient(e)) {
+                    if (c.broken()) {
+                        // nothing was committed: once more on a fresh connection (the server may be back already)
+                        replaceOwnConnection();
+                        if (attempt >= 2) {
+                            throw e;
+                        }
+                        continue;
+                    }
+                    c.rollback();
+                    if (attempt >= 5 || !c.isTransient(e)) {
                         throw e;
                     }
+                    continue;
                 }
+                try {
+                    c.commit();
+                } catch (AqException e) {
+                    if (c.broken()) {
+                        replaceOwnConnection();
+                        throw new AqException(AqError.COMMIT_OUTCOME_UNKNOWN, "The connection to the Aqueduct store broke while"
+                                + " it committed; whether the change was made is not known. Look before you repeat it.", e);
+                    }
+                    throw e;
+                }
+                return result;
             }
         } finally {
             internalLock.unlock();
+        }
+    }
+
+    /** The engine's own connection, opened again after it broke (throws STORE_UNAVAILABLE while the store is down). */
+    private StoreConnection ownConnection() {
+        if (internal == null) {
+            internal = store.open();
+        }
+        return internal;
+    }
+
+    private void replaceOwnConnection() {
+        StoreConnection broken = internal;
+        internal = null;
+        if (broken != null) {
+            broken.closeQuietly();
         }
     }
 
@@ -423,7 +460,7 @@ public final class AqueductEngine implements AutoCloseable {
         }
         java.util.Set<io.aqueduct.engine.session.XidKey> inDoubt = new java.util.HashSet<>();
         try {
-            javax.transaction.xa.Xid[] xids = internal.xaResource().recover(
+            javax.transaction.xa.Xid[] xids = ownConnection().xaResource().recover(
                     javax.transaction.xa.XAResource.TMSTARTRSCAN | javax.transaction.xa.XAResource.TMENDRSCAN);
             for (javax.transaction.xa.Xid x : xids == null ? new javax.transaction.xa.Xid[0] : xids) {
                 inDoubt.add(io.aqueduct.engine.session.XidKey.of(x));
@@ -571,7 +608,9 @@ public final class AqueductEngine implements AutoCloseable {
         catalog.listeners().wakeAll();
         internalLock.lock();
         try {
-            internal.close();
+            if (internal != null) {
+                internal.closeQuietly();
+            }
         } finally {
             internalLock.unlock();
         }

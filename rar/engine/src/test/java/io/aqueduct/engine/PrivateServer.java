@@ -110,7 +110,7 @@ final class PrivateServer implements AutoCloseable {
                     "max_prepared_transactions = 64",
                     ""), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
             db.startOnFreePort();
-            try (Connection c = db.connect("postgres"); Statement s = c.createStatement()) {
+            try (Connection c = db.connect(TIMEOUT_SECONDS); Statement s = c.createStatement()) {
                 s.execute("CREATE DATABASE test");
             } catch (SQLException e) {
                 throw new IOException("Could not create database test: " + e, e);
@@ -206,7 +206,7 @@ final class PrivateServer implements AutoCloseable {
      * Kills the server with SIGKILL, as a crash would (the whole process tree: PostgreSQL's backends too).
      * The data is kept; {@link #start()} then runs the server's crash recovery. No-op if stopped.
      */
-    synchronized void kill() throws IOException {
+    synchronized void kill() {
         if (server != null) {
             killTree(server);
             server = null;
@@ -224,7 +224,7 @@ final class PrivateServer implements AutoCloseable {
                 // the server's own threads (InnoDB's, the event scheduler) are not connections to end
                 : "SELECT id FROM information_schema.processlist WHERE id <> CONNECTION_ID()"
                         + " AND command NOT IN ('Daemon', 'Binlog Dump') AND user NOT IN ('system user', 'event_scheduler')";
-        try (Connection c = connect(kind == Kind.POSTGRES ? "postgres" : null); Statement s = c.createStatement()) {
+        try (Connection c = connect(TIMEOUT_SECONDS); Statement s = c.createStatement()) {
             List<Long> ids = ids(s, others);
             for (long id : ids) {
                 try {
@@ -323,7 +323,10 @@ final class PrivateServer implements AutoCloseable {
         return List.of("--innodb-log-file-size=16M", "--innodb-buffer-pool-size=64M");
     }
 
-    /** Polls with a JDBC connection until the server accepts one; fails early if the server exits. */
+    /**
+     * Polls with a JDBC connection until the server accepts one; fails early if the server exits. The
+     * connection must find our data directory: whatever else answers on the port is not our server.
+     */
     private void awaitReady() throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         SQLException last = null;
@@ -333,9 +336,14 @@ final class PrivateServer implements AutoCloseable {
                 server = null;
                 throw new IOException(kind + " exited with code " + code + " while starting" + logTail(), last);
             }
-            try {
-                connect(kind == Kind.POSTGRES ? "postgres" : null).close();
-                return;
+            try (Connection c = connect(5); Statement s = c.createStatement();
+                    ResultSet r = s.executeQuery(kind == Kind.POSTGRES ? "SHOW data_directory" : "SELECT @@datadir")) {
+                r.next();
+                if (Path.of(r.getString(1)).equals(data)) {
+                    return;
+                }
+                // ours will fail to bind and exit, which the next round reports
+                last = new SQLException("port " + port + " is served from " + r.getString(1) + ", not " + data);
             } catch (SQLException e) {
                 last = e; // refused until it listens; PostgreSQL then says "starting up" until recovery is done
             }
@@ -346,14 +354,20 @@ final class PrivateServer implements AutoCloseable {
         throw new IOException(kind + " did not accept connections within " + TIMEOUT_SECONDS + " s" + logTail(), last);
     }
 
-    /** A connection as the superuser to the given database (null: none, on MariaDB). */
-    private Connection connect(String database) throws SQLException {
+    /**
+     * An administrator's connection: as the superuser, to database postgres (which is always there) on
+     * PostgreSQL, to none on MariaDB. Every wait is bounded: a port that accepts but never answers must
+     * not hang the test.
+     */
+    private Connection connect(long timeoutSeconds) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", user());
         p.setProperty("password", password());
         return DriverManager.getConnection(kind == Kind.POSTGRES
-                ? "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?connectTimeout=5"
-                : "jdbc:mariadb://127.0.0.1:" + port + (database == null ? "" : "/" + database) + "?connectTimeout=5000", p);
+                ? "jdbc:postgresql://127.0.0.1:" + port + "/postgres?connectTimeout=" + timeoutSeconds
+                        + "&socketTimeout=" + timeoutSeconds
+                : "jdbc:mariadb://127.0.0.1:" + port + "?connectTimeout=" + timeoutSeconds * 1000
+                        + "&socketTimeout=" + timeoutSeconds * 1000, p);
     }
 
     private static int freePort() throws IOException {

@@ -427,6 +427,7 @@ class TransformationTest extends MultiConsumerFixture {
         try (Connection c = DriverManager.getConnection("jdbc:derby:" + store.toAbsolutePath()); Statement st = c.createStatement()) {
             st.execute("DROP TABLE AQ_TRANSFORMATION");
             st.execute("ALTER TABLE AQ_SUBSCRIBER DROP COLUMN TRANSFORMATION");
+            st.execute("DROP TABLE AQ_SCHEMA_VERSION"); // that version recorded no schema version either
         }
         shutdown(store);
         List<TransformationInfo> before;

@@ -60,6 +60,10 @@ final class AqXaResource implements XAResource {
         refuseIfRollbackOnly(xid);
         journalBeforePrepare(xid);
         int vote = database.prepare(xid);
+        SessionTransaction prepared = engine.xaBranches().get(XidKey.of(xid));
+        if (prepared != null) {
+            prepared.prepared = true; // from now on it outlives its connection
+        }
         if (vote == XA_RDONLY) {
             // nothing written: the branch is over now (it may still have held LOCKED messages)
             SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
@@ -110,6 +114,8 @@ final class AqXaResource implements XAResource {
                 if (branch != null) {
                     TransactionCompletion.afterRollback(engine, branch);
                 }
+            } else if (session.connectionGone()) {
+                throw connectionLostDuringCommit(xid, onePhase, e);
             }
             throw e;
         } finally {
@@ -123,14 +129,44 @@ final class AqXaResource implements XAResource {
         }
     }
 
+    /**
+     * The connection went during a commit. A prepared branch survives it: the transaction manager
+     * commits it again later (XAER_RMFAIL), through any resource, and the engine's side is applied
+     * then. A one-phase commit's outcome is found from the rows: committed, rolled back
+     * (XA_RBCOMMFAIL) or not to be known (XA_HEURHAZ).
+     */
+    private XAException connectionLostDuringCommit(Xid xid, boolean onePhase, XAException cause) {
+        SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
+        XAException x;
+        if (!onePhase || branch == null || branch.prepared) {
+            x = new XAException(XAException.XAER_RMFAIL);
+        } else {
+            engine.xaBranches().remove(XidKey.of(xid));
+            TransactionCompletion.Lost outcome = TransactionCompletion.afterConnectionLost(engine, branch, true);
+            if (outcome == TransactionCompletion.Lost.COMMITTED) {
+                return null;
+            }
+            x = new XAException(outcome == TransactionCompletion.Lost.ROLLED_BACK ? XAException.XA_RBCOMMFAIL : XAException.XA_HEURHAZ);
+        }
+        x.initCause(cause);
+        return x;
+    }
+
     @Override
     public void rollback(Xid xid) throws XAException {
         boolean switched = session.enterXaCommandMode();
         try {
             database.rollback(xid);
         } catch (XAException e) {
+            SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
+            if (branch != null && !branch.prepared && session.connectionGone()) {
+                // an unprepared branch ends with its connection: the database rolled it back already
+                engine.xaBranches().remove(XidKey.of(xid));
+                TransactionCompletion.afterConnectionLost(engine, branch, false);
+                return;
+            }
             if (e.errorCode != XAException.XAER_NOTA && (e.errorCode < XAException.XA_RBBASE || e.errorCode > XAException.XA_RBEND)) {
-                throw e; // the branch is still there as it was: nothing was rolled back, nothing to count
+                throw e; // the branch is still there as it was (a prepared one survives its connection): nothing to count yet
             }
             // unknown to the database, or rolled back already: the engine's side ends below
         } finally {

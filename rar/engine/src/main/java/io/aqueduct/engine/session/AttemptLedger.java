@@ -71,7 +71,7 @@ public final class AttemptLedger implements AutoCloseable {
             ps.setString(5, nodeId);
             ps.executeUpdate();
         } catch (SQLException ex) {
-            throw StoreConnection.storeFailure(ex);
+            throw own.failure(ex);
         }
         return id;
     }

@@ -49,7 +49,8 @@ import javax.transaction.xa.XAResource;
  */
 public final class EngineSession implements QueueSession {
     private final AqueductEngine engine;
-    private final StoreConnection connection;
+    /** The session's connection; replaced (outside an XA branch) when it broke. */
+    private StoreConnection connection;
     private final String user;
     /** A second connection for IMMEDIATE work, opened on first use. */
     private StoreConnection autonomous;
@@ -93,6 +94,10 @@ public final class EngineSession implements QueueSession {
     @Override
     public List<MessageId> enqueueArray(String queue, EnqueueOptions options, List<Message> messages) {
         checkOpen();
+        return guarded(() -> enqueueChecked(queue, options, messages));
+    }
+
+    private List<MessageId> enqueueChecked(String queue, EnqueueOptions options, List<Message> messages) {
         EnqueueOptions opts = options == null ? EnqueueOptions.create() : options;
         if (messages == null || messages.isEmpty() || messages.stream().anyMatch(java.util.Objects::isNull)) {
             throw new AqException(AqError.INVALID_VALUE, "Give at least one message to enqueue, and no null ones.");
@@ -122,18 +127,17 @@ public final class EngineSession implements QueueSession {
         if (opts.visibility() == Visibility.IMMEDIATE) {
             SessionTransaction tx = new SessionTransaction(engine.nextTransactionId());
             StoreConnection own = autonomous();
+            List<MessageId> ids;
             try {
-                List<MessageId> ids = insert(own, tx, q, messages, payloads, exceptionQueues, consumers);
-                own.commit();
-                TransactionCompletion.afterCommit(engine, tx);
-                return ids;
+                ids = insert(own, tx, q, messages, payloads, exceptionQueues, consumers);
             } catch (RuntimeException e) {
-                own.rollback();
-                TransactionCompletion.afterRollback(engine, tx);
+                abandon(own, tx, e);
                 throw e;
             }
+            commit(own, tx);
+            return ids;
         }
-        return insert(connection, transaction(), q, messages, payloads, exceptionQueues, consumers);
+        return insert(connection(), transaction(), q, messages, payloads, exceptionQueues, consumers);
     }
 
     /** The enqueue option's transformation, checked against the queue table; null for none. */
@@ -349,33 +353,40 @@ public final class EngineSession implements QueueSession {
     @Override
     public Message dequeue(String queue, DequeueOptions options) {
         checkOpen();
+        return guarded(() -> dequeueChecked(queue, options));
+    }
+
+    private Message dequeueChecked(String queue, DequeueOptions options) {
         DequeueOptions opts = options == null ? DequeueOptions.create() : options;
         QueueRuntime q = queueForDequeue(queue, opts);
         if (opts.visibility() == Visibility.IMMEDIATE) {
             SessionTransaction tx = new SessionTransaction(engine.nextTransactionId());
             StoreConnection own = autonomous();
+            Message m;
             try {
-                Message m = dequeueOne(own, tx, q, opts, opts.navigation());
-                own.commit();
-                TransactionCompletion.afterCommit(engine, tx);
-                return m;
+                m = dequeueOne(own, tx, q, opts, opts.navigation());
             } catch (RuntimeException e) {
-                own.rollback();
                 // an IMMEDIATE dequeue that failed consumed nothing: no attempt to count
                 tx.held.removeIf(h -> {
                     h.queue().release(h.entry(), tx);
                     return true;
                 });
-                TransactionCompletion.afterRollback(engine, tx);
+                abandon(own, tx, e);
                 throw e;
             }
+            commit(own, tx);
+            return m;
         }
-        return dequeueOne(connection, transaction(), q, opts, opts.navigation());
+        return dequeueOne(connection(), transaction(), q, opts, opts.navigation());
     }
 
     @Override
     public List<Message> dequeueArray(String queue, DequeueOptions options, int max) {
         checkOpen();
+        return guarded(() -> dequeueArrayChecked(queue, options, max));
+    }
+
+    private List<Message> dequeueArrayChecked(String queue, DequeueOptions options, int max) {
         if (max < 1) {
             throw new AqException(AqError.INVALID_VALUE, "An array dequeue takes at least 1 message; got " + max + ".");
         }
@@ -395,11 +406,12 @@ public final class EngineSession implements QueueSession {
             return out;
         }
         QueueRuntime q = queueForDequeue(queue, opts);
+        StoreConnection c = connection();
         SessionTransaction tx = transaction();
         List<Message> out = new ArrayList<>();
         for (int i = 0; i < max; i++) {
             try {
-                out.add(dequeueOne(connection, tx, q, i == 0 ? opts : next(opts), i == 0 ? opts.navigation() : Navigation.NEXT_MESSAGE));
+                out.add(dequeueOne(c, tx, q, i == 0 ? opts : next(opts), i == 0 ? opts.navigation() : Navigation.NEXT_MESSAGE));
             } catch (AqException e) {
                 if (e.errorCode() == AqError.NO_MESSAGE || (e.errorCode() == AqError.END_OF_GROUP && !out.isEmpty())) {
                     break;
@@ -551,6 +563,10 @@ public final class EngineSession implements QueueSession {
     @Override
     public Agent listen(List<Agent> agents, long waitSeconds) {
         checkOpen();
+        return guarded(() -> listenChecked(agents, waitSeconds));
+    }
+
+    private Agent listenChecked(List<Agent> agents, long waitSeconds) {
         if (agents == null || agents.isEmpty() || agents.stream().anyMatch(java.util.Objects::isNull)) {
             throw new AqException(AqError.INVALID_VALUE, "LISTEN needs at least one agent, and no null ones.");
         }
@@ -651,6 +667,11 @@ public final class EngineSession implements QueueSession {
     public boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
             java.util.function.BooleanSupplier cancelled) {
         checkOpen();
+        return guarded(() -> awaitAvailableChecked(queue, consumerName, correlation, waitMillis, cancelled));
+    }
+
+    private boolean awaitAvailableChecked(String queue, String consumerName, String correlation, long waitMillis,
+            java.util.function.BooleanSupplier cancelled) {
         QueueRuntime q = resolve(queue);
         String consumer = consumerName == null || !q.meta().table().multipleConsumers() || q.meta().isException()
                 ? null : Subscriber.localKey(consumerName);
@@ -851,25 +872,61 @@ public final class EngineSession implements QueueSession {
         checkLocal("commit");
         SessionTransaction tx = current;
         current = null;
-        try {
-            connection.commit();
-        } catch (RuntimeException e) {
-            if (tx != null) {
-                rollbackAfterFailedCommit(tx);
-            }
-            throw e;
+        if (connection.broken()) {
+            connection(); // broke earlier, and its transaction was dropped then: a fresh one, nothing to commit
+            return;
         }
-        if (tx != null) {
-            TransactionCompletion.afterCommit(engine, tx);
-        }
+        commit(connection, tx == null ? new SessionTransaction(engine.nextTransactionId()) : tx);
     }
 
-    private void rollbackAfterFailedCommit(SessionTransaction tx) {
+    /**
+     * Commits {@code tx} on {@code c} and applies the outcome. When the connection breaks during
+     * the commit, the engine finds out from the rows whether it committed: the caller returns
+     * normally if it did, and is told it rolled back (25xxx: do it again) or that the outcome cannot
+     * be known (25405) otherwise.
+     */
+    private void commit(StoreConnection c, SessionTransaction tx) {
         try {
-            connection.rollback();
-        } finally {
-            TransactionCompletion.afterRollback(engine, tx);
+            c.commit();
+        } catch (AqException e) {
+            if (!c.broken()) {
+                try {
+                    c.rollback();
+                } finally {
+                    TransactionCompletion.afterRollback(engine, tx);
+                }
+                throw e;
+            }
+            TransactionCompletion.Lost outcome = TransactionCompletion.afterConnectionLost(engine, tx, true);
+            if (outcome == TransactionCompletion.Lost.COMMITTED) {
+                return; // the database had committed it before the connection went
+            }
+            if (outcome == TransactionCompletion.Lost.ROLLED_BACK) {
+                throw new AqException(AqError.STORE_UNAVAILABLE, "The connection to the Aqueduct store broke before the"
+                        + " commit reached it: the transaction was rolled back (what it dequeued is back in its queue, the"
+                        + " attempt counted). Do the work again once the store is back.", e);
+            }
+            throw new AqException(AqError.COMMIT_OUTCOME_UNKNOWN, "The connection to the Aqueduct store broke during the"
+                    + " commit, and " + (outcome == null ? "the store cannot be asked now whether it committed; the engine finds"
+                    + " out when it is back (a dequeued message comes back, its attempt counted, only if the commit failed)"
+                    : "the messages it touched are gone from the store, so whether it committed cannot be told")
+                    + ". Check before you repeat work that must not happen twice.", e);
         }
+        TransactionCompletion.afterCommit(engine, tx);
+    }
+
+    /** Work on {@code c} failed before its commit: roll back and apply that (the database did already if the connection broke). */
+    private void abandon(StoreConnection c, SessionTransaction tx, RuntimeException failure) {
+        if (c.broken()) {
+            TransactionCompletion.afterConnectionLost(engine, tx, false);
+            return;
+        }
+        try {
+            c.rollback();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        TransactionCompletion.afterRollback(engine, tx);
     }
 
     @Override
@@ -878,10 +935,80 @@ public final class EngineSession implements QueueSession {
         checkLocal("rollback");
         SessionTransaction tx = current;
         current = null;
-        connection.rollback();
-        if (tx != null) {
+        if (!connection.broken()) {
+            try {
+                connection.rollback();
+            } catch (AqException e) {
+                if (!connection.broken()) {
+                    throw e;
+                }
+            }
+        }
+        if (tx == null) {
+            return;
+        }
+        if (connection.broken()) {
+            TransactionCompletion.afterConnectionLost(engine, tx, false); // the database rolled back when the connection went
+        } else {
             TransactionCompletion.afterRollback(engine, tx);
         }
+    }
+
+    /**
+     * Runs a public operation; when one of the session's connections broke under it, the work of
+     * the transaction on it is lost (the database rolled it back) and the outcome is applied now:
+     * the caller has its error, and the next call works on a fresh connection.
+     */
+    private <T> T guarded(java.util.function.Supplier<T> operation) {
+        try {
+            return operation.get();
+        } catch (AqException e) {
+            if (e.errorCode() == AqError.STORE_UNAVAILABLE) {
+                connectionTrouble();
+            }
+            throw e;
+        }
+    }
+
+    private void connectionTrouble() {
+        if (autonomous != null && autonomous.broken()) {
+            autonomous.closeQuietly();
+            autonomous = null;
+        }
+        if (ledgerConnection != null && ledgerConnection.broken()) {
+            ledgerConnection.closeQuietly();
+            ledgerConnection = null;
+        }
+        if (connection.broken() && xaBranch == null && current != null) {
+            SessionTransaction lost = current;
+            current = null;
+            TransactionCompletion.afterConnectionLost(engine, lost, false);
+        }
+    }
+
+    /** The session's connection, replaced first if it broke (not inside an XA branch: a branch keeps its connection). */
+    private StoreConnection connection() {
+        if (connection.broken() && xaBranch == null) {
+            connectionTrouble();
+            StoreConnection fresh = engine.store().open(); // STORE_UNAVAILABLE while the store is down: tried again next call
+            connection.closeQuietly();
+            connection = fresh;
+        }
+        return connection;
+    }
+
+    /** Has the session's connection gone (checked with the database when not known yet)? */
+    boolean connectionGone() {
+        if (!connection.broken()) {
+            try {
+                if (!connection.connection().isValid(2)) {
+                    connection.markBroken();
+                }
+            } catch (java.sql.SQLException e) {
+                connection.markBroken();
+            }
+        }
+        return connection.broken();
     }
 
     private void checkLocal(String what) {
@@ -893,7 +1020,8 @@ public final class EngineSession implements QueueSession {
 
     /** The database's XAResource for this session's connection, wrapped with the engine's hooks. */
     public XAResource xaResource() {
-        return new AqXaResource(this, connection.xaResource());
+        checkOpen();
+        return new AqXaResource(this, connection().xaResource());
     }
 
     /**
@@ -995,6 +1123,10 @@ public final class EngineSession implements QueueSession {
     }
 
     private StoreConnection autonomous() {
+        if (autonomous != null && autonomous.broken()) {
+            autonomous.closeQuietly();
+            autonomous = null;
+        }
         if (autonomous == null) {
             autonomous = engine.store().open();
         }
@@ -1017,19 +1149,28 @@ public final class EngineSession implements QueueSession {
             if (current != null && xaBranch == null && !engine.isClosed()) {
                 SessionTransaction tx = current;
                 current = null;
-                connection.rollback();
-                TransactionCompletion.afterRollback(engine, tx);
+                if (!connection.broken()) {
+                    try {
+                        connection.rollback();
+                    } catch (AqException e) {
+                        if (!connection.broken()) {
+                            throw e;
+                        }
+                    }
+                }
+                if (connection.broken()) {
+                    TransactionCompletion.afterConnectionLost(engine, tx, false);
+                } else {
+                    TransactionCompletion.afterRollback(engine, tx);
+                }
             }
         } finally {
-            try {
-                connection.close();
-            } finally {
-                if (autonomous != null) {
-                    autonomous.close();
-                }
-                if (ledgerConnection != null) {
-                    ledgerConnection.close();
-                }
+            connection.closeQuietly();
+            if (autonomous != null) {
+                autonomous.closeQuietly();
+            }
+            if (ledgerConnection != null) {
+                ledgerConnection.closeQuietly();
             }
         }
     }

@@ -33,6 +33,10 @@ public final class SessionTransaction {
      */
     final List<String> recoveredMessages = new ArrayList<>();
     boolean recovered;
+    /** The branch was prepared (it survives its connection: a lost connection leaves it in doubt, not rolled back). */
+    volatile boolean prepared;
+    /** The connection broke during this transaction's commit: whether it committed must be found out. */
+    boolean lostDuringCommit;
     /** A unit of work failed half-way in a global transaction (no savepoint undid it): the branch must roll back. */
     volatile boolean rollbackOnly;
 

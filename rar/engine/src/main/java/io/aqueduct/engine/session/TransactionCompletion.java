@@ -99,6 +99,114 @@ public final class TransactionCompletion {
         engine.timeManager().wake();
     }
 
+    /** What became of a transaction whose connection broke. */
+    public enum Lost {
+        /** It committed (its connection broke after the database had committed it). */
+        COMMITTED,
+        /** It rolled back: the database ends a transaction whose connection goes. */
+        ROLLED_BACK,
+        /** Everything it touched is gone from the table: it committed, or it rolled back and others consumed it since. */
+        AMBIGUOUS
+    }
+
+    /**
+     * The connection of {@code tx} broke (during its commit when {@code duringCommit}). Its outcome
+     * is found and applied now if the store answers, else by the time manager once it does; returns
+     * the outcome, or null while it is not known. Until then the messages it removed stay held: on a
+     * shared store their attempt records keep other dequeuers away, so an attempt is counted before
+     * anyone else gets the message.
+     */
+    public static Lost afterConnectionLost(AqueductEngine engine, SessionTransaction tx, boolean duringCommit) {
+        tx.lostDuringCommit = duringCommit;
+        for (SessionTransaction.Held h : tx.held) {
+            if (!h.removed()) {
+                h.queue().release(h.entry(), tx); // LOCKED: nothing to count, whatever the outcome
+            }
+        }
+        tx.held.removeIf(h -> !h.removed());
+        for (QueueRuntime q : tx.touched) {
+            q.transactionEnded(tx);
+        }
+        tx.touched.clear();
+        try {
+            return resolveLost(engine, tx);
+        } catch (RuntimeException e) {
+            engine.timeManager().resolveLater(tx);
+            return null;
+        }
+    }
+
+    /** Finds and applies the outcome of a transaction whose connection broke; throws while the store cannot be reached. */
+    public static Lost resolveLost(AqueductEngine engine, SessionTransaction tx) {
+        Lost outcome = tx.lostDuringCommit ? outcomeOf(engine, tx) : Lost.ROLLED_BACK;
+        List<SessionTransaction.Held> removed = new ArrayList<>(tx.held);
+        if (outcome == Lost.ROLLED_BACK && !removed.isEmpty()) {
+            countFailedAttempts(engine, removed, tx, false, true); // the claims are the transaction's own
+        } else {
+            java.util.Map<QueueRuntime, List<ReadyEntry>> added = new java.util.LinkedHashMap<>();
+            for (SessionTransaction.Enqueued e : outcome == Lost.COMMITTED ? tx.enqueued : List.<SessionTransaction.Enqueued>of()) {
+                if (e.entry() != null) {
+                    added.computeIfAbsent(e.queue(), k -> new ArrayList<>()).add(e.entry());
+                }
+                if (e.dueAt() != null) {
+                    engine.timeManager().schedule(e.dueAt());
+                }
+            }
+            added.forEach(QueueRuntime::addAll);
+            for (SessionTransaction.Held h : removed) {
+                h.queue().remove(h.entry());
+                if (h.entry().consumer != null) {
+                    engine.timeManager().checkCompletion(h.entry().msgid);
+                }
+            }
+        }
+        if (engine.attemptLedger() != null && !tx.attempts.isEmpty()) {
+            engine.attemptLedger().forget(tx.attempts);
+        }
+        forgetJournal(engine, tx);
+        engine.timeManager().wake();
+        return outcome;
+    }
+
+    /**
+     * Did a transaction whose connection broke during its commit commit? Its rows tell: a message it
+     * enqueued is there (committed), or a message it removed is still available to dequeue (rolled
+     * back); when neither can be seen, it cannot be told.
+     */
+    private static Lost outcomeOf(AqueductEngine engine, SessionTransaction tx) {
+        return engine.inOwnTransaction(c -> c.work(em -> {
+            for (SessionTransaction.Enqueued e : tx.enqueued) {
+                if (em.find(MessageEntity.class, e.msgid()) != null) {
+                    return Lost.COMMITTED;
+                }
+            }
+            for (SessionTransaction.Held h : tx.held) {
+                MessageEntity m = em.find(MessageEntity.class, h.entry().msgid);
+                if (m == null) {
+                    continue;
+                }
+                QueueMeta q = h.queue().meta();
+                if (h.entry().consumer == null) {
+                    if (m.queueId == q.id() && m.state == q.availableState()) {
+                        return Lost.ROLLED_BACK;
+                    }
+                    if (tx.id.equals(m.dequeueTransaction)) {
+                        return Lost.COMMITTED; // kept by retention, with this transaction's id
+                    }
+                } else {
+                    ConsumerStateEntity part = em.find(ConsumerStateEntity.class, ConsumerStateEntity.id(m.msgid, h.entry().consumer));
+                    if (part != null && part.state == ConsumerStates.READY) {
+                        return Lost.ROLLED_BACK;
+                    }
+                    if (part != null && tx.id.equals(part.dequeueTransaction)) {
+                        return Lost.COMMITTED;
+                    }
+                }
+            }
+            return tx.enqueued.isEmpty() && tx.held.isEmpty() ? Lost.COMMITTED : Lost.AMBIGUOUS;
+        }));
+    }
+
     /**
      * Counts the attempts a dead node left in the attempt ledger, as its after-rollback hook would
      * have: a message whose row is still locked (the dead node's transaction is not rolled back

@@ -119,6 +119,18 @@ public interface Dialect {
         throw new UnsupportedOperationException("delete the Derby database's directory instead");
     }
 
+    /**
+     * Does this failure mean the connection is gone (the server stopped or restarted, the network
+     * broke, an administrator killed the session)? Then the connection is replaced, and the
+     * transaction on it is lost. SQLState class 08 and the JDBC connection exceptions, plus what
+     * each database adds.
+     */
+    default boolean isConnectionLost(java.sql.SQLException e) {
+        String state = e.getSQLState();
+        return e instanceof java.sql.SQLNonTransientConnectionException || e instanceof java.sql.SQLTransientConnectionException
+                || e instanceof java.sql.SQLRecoverableException || (state != null && state.startsWith("08"));
+    }
+
     /** Is this SQLState a lock timeout / deadlock / serialization failure worth retrying? */
     default boolean isTransient(String sqlState) {
         return sqlState != null && sqlState.startsWith("40");

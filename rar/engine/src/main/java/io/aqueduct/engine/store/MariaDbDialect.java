@@ -92,6 +92,14 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
+    public boolean isConnectionLost(SQLException e) {
+        // 70100 / 1927: the connection was killed (KILL CONNECTION, server shutdown); 2006 / 2013: server gone
+        int code = e.getErrorCode();
+        return super.isConnectionLost(e) || "70100".equals(e.getSQLState()) || code == 1927 || code == 2006 || code == 2013
+                || code == 1053; // 1053: the server is shutting down
+    }
+
+    @Override
     public boolean xaCommandsNeedIdleConnection() {
         return true;
     }

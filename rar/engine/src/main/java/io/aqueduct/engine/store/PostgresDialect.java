@@ -135,6 +135,13 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    public boolean isConnectionLost(SQLException e) {
+        // 57P01 admin shutdown / pg_terminate_backend, 57P02 crash shutdown, 57P03 cannot connect now (starting up)
+        String state = e.getSQLState();
+        return super.isConnectionLost(e) || "57P01".equals(state) || "57P02".equals(state) || "57P03".equals(state);
+    }
+
+    @Override
     public boolean isTransient(String sqlState) {
         // 40001 serialization, 40P01 deadlock, 55P03 lock not available
         return super.isTransient(sqlState) || "55P03".equals(sqlState);

@@ -70,6 +70,11 @@ abstract class SharedSqlDialect implements Dialect {
     }
 
     @Override
+    public boolean isConnectionLost(SQLException e) {
+        return Dialect.super.isConnectionLost(e);
+    }
+
+    @Override
     public String defaultSchema() {
         return "AQ";
     }

@@ -73,6 +73,9 @@ public final class Store implements AutoCloseable {
             c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             return new StoreConnection(this, xa, c);
         } catch (SQLException e) {
+            if (dialect.isConnectionLost(e)) {
+                throw StoreConnection.unavailable(e);
+            }
             throw new AqException(AqError.STORE_FAILURE, "Cannot open a connection to the Aqueduct store: " + e.getMessage(), e);
         }
     }

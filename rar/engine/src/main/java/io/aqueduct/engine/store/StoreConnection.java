@@ -24,6 +24,8 @@ public final class StoreConnection implements AutoCloseable {
     private EntityManager em;
     /** Between XA start and end the database allows no savepoints (Derby: XJ058). */
     private boolean inGlobalTransaction;
+    /** The connection was lost (server stopped, network, killed): its transaction is gone; it must be replaced. */
+    private volatile boolean broken;
 
     StoreConnection(Store store, XAConnection xaConnection, Connection connection) {
         this.store = store;
@@ -48,7 +50,7 @@ public final class StoreConnection implements AutoCloseable {
         try {
             return xaConnection.getXAResource();
         } catch (SQLException e) {
-            throw storeFailure(e);
+            throw failure(e);
         }
     }
 
@@ -73,6 +75,58 @@ public final class StoreConnection implements AutoCloseable {
      * As {@link #work(Function)}; {@code atomic = false} skips the savepoint for a unit that writes
      * at most one statement (the database undoes a failed statement by itself).
      */
+    /** The connection is known to be gone (a check found it invalid). */
+    public void markBroken() {
+        broken = true;
+    }
+
+    /** Was the connection lost? Then whatever its transaction held is rolled back, and it must be replaced. */
+    public boolean broken() {
+        return broken;
+    }
+
+    /**
+     * The API's view of a failure on this connection: {@link AqError#STORE_UNAVAILABLE} when the
+     * connection is gone (and it is marked broken), else {@link AqError#STORE_FAILURE}. No
+     * persistence-provider or JDBC exception leaves the engine.
+     */
+    public AqException failure(Throwable e) {
+        if (e instanceof AqException aq) {
+            return aq;
+        }
+        SQLException sql = sqlCause(e);
+        if (sql != null && store.dialect().isConnectionLost(sql)) {
+            broken = true;
+            return unavailable(sql);
+        }
+        return storeFailure(e);
+    }
+
+    /** The store cannot be reached. */
+    public static AqException unavailable(Throwable cause) {
+        return new AqException(AqError.STORE_UNAVAILABLE, "The Aqueduct store cannot be reached (" + rootMessage(cause)
+                + "). Work not yet committed in this session is rolled back; the session works again once the store is back.",
+                cause);
+    }
+
+    private static SQLException sqlCause(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SQLException sql) {
+                return sql;
+            }
+            if (c instanceof org.eclipse.persistence.exceptions.DatabaseException db && db.getInternalException() instanceof SQLException sql) {
+                return sql;
+            }
+        }
+        return null;
+    }
+
+    /** A failure of the store's own making (JDBC, the persistence provider), as opposed to the engine's or the caller's. */
+    private static boolean fromStore(RuntimeException e) {
+        return e instanceof PersistenceException || e instanceof org.eclipse.persistence.exceptions.EclipseLinkException
+                || sqlCause(e) != null;
+    }
+
     public <T> T work(Function<EntityManager, T> body, boolean atomic) {
         try {
             return Store.bind(connection, () -> {
@@ -102,9 +156,14 @@ public final class StoreConnection implements AutoCloseable {
                 }
             });
         } catch (SQLException e) {
-            throw storeFailure(e);
-        } catch (PersistenceException e) {
-            throw storeFailure(e);
+            throw failure(e);
+        } catch (AqException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            if (fromStore(e)) {
+                throw failure(e);
+            }
+            throw e;
         }
     }
 
@@ -113,7 +172,7 @@ public final class StoreConnection implements AutoCloseable {
         try {
             work.run(connection);
         } catch (SQLException e) {
-            throw storeFailure(e);
+            throw failure(e);
         }
     }
 
@@ -125,7 +184,7 @@ public final class StoreConnection implements AutoCloseable {
         try {
             connection.commit();
         } catch (SQLException e) {
-            throw storeFailure(e);
+            throw failure(e);
         }
     }
 
@@ -133,7 +192,16 @@ public final class StoreConnection implements AutoCloseable {
         try {
             connection.rollback();
         } catch (SQLException e) {
-            throw storeFailure(e);
+            throw failure(e);
+        }
+    }
+
+    /** Closes the connection without a word: it broke, or it is being abandoned. */
+    public void closeQuietly() {
+        try {
+            close();
+        } catch (RuntimeException ignored) {
+            // a broken connection may refuse even its close
         }
     }
 
@@ -151,15 +219,33 @@ public final class StoreConnection implements AutoCloseable {
         if (e instanceof AqException aq) {
             return aq;
         }
+        SQLException sql = sqlCause(e);
+        String state = sql == null ? null : sql.getSQLState();
+        if (sql instanceof java.sql.SQLNonTransientConnectionException || sql instanceof java.sql.SQLRecoverableException
+                || (state != null && state.startsWith("08"))) {
+            return unavailable(e);
+        }
+        return new AqException(AqError.STORE_FAILURE, "The Aqueduct store failed: " + rootMessage(e), e);
+    }
+
+    private static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return new AqException(AqError.STORE_FAILURE, "The Aqueduct store failed: " + root.getMessage(), e);
+        return root.getMessage();
     }
 
     @Override
     public void close() {
+        if (broken) {
+            try {
+                xaConnection.close(); // nothing to roll back: the database did when the connection went
+            } catch (SQLException ignored) {
+                // it is gone already
+            }
+            return;
+        }
         try {
             if (em != null && em.isOpen()) {
                 em.close();

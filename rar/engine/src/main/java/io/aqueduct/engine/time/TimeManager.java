@@ -27,8 +27,6 @@ import java.util.logging.Logger;
 public final class TimeManager implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(TimeManager.class.getName());
     private static final int BATCH = 200;
-    /** After a failure (the database unreachable, say), look again this much later. */
-    private static final long RETRY_AFTER_FAILURE_MS = 1000;
     /** On a shared store, the longest the time manager sleeps without looking at the table (other nodes add work). */
     private static final long SHARED_RECHECK_MS = 1000;
 
@@ -104,16 +102,31 @@ public final class TimeManager implements AutoCloseable {
     }
 
     private void loop() {
+        io.aqueduct.engine.store.Outage outage = new io.aqueduct.engine.store.Outage(LOG, "The Aqueduct time manager");
         while (running) {
             long next;
             try {
                 next = runDue();
+                outage.succeeded();
             } catch (RuntimeException e) {
                 if (!running) {
                     return;
                 }
-                LOG.log(Level.WARNING, "The Aqueduct time manager failed; it tries again shortly", e);
-                next = engine.clock().millis() + RETRY_AFTER_FAILURE_MS;
+                long pause = outage.failed(e);
+                lock.lock();
+                try {
+                    // real time: the store is away, not the queues' clock; a commit (the store is back) wakes it early
+                    if (!signalled) {
+                        wakeUp.await(pause, TimeUnit.MILLISECONDS);
+                    }
+                    signalled = false;
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } finally {
+                    lock.unlock();
+                }
+                continue;
             }
             lock.lock();
             try {
@@ -148,6 +161,20 @@ public final class TimeManager implements AutoCloseable {
     public long runDue() {
         processing.lock();
         try {
+            return runDueOnce();
+        } catch (RuntimeException e) {
+            if (connection != null && connection.broken()) {
+                connection.closeQuietly(); // the next round opens a fresh one
+                connection = null;
+            }
+            throw e;
+        } finally {
+            processing.unlock();
+        }
+    }
+
+    private long runDueOnce() {
+        {
             if (connection == null) {
                 connection = engine.store().open();
             }
@@ -158,10 +185,9 @@ public final class TimeManager implements AutoCloseable {
                     break;
                 }
             }
+            resolveLostTransactions();
             beatAndRecover(now);
             return nextDueAfter(now);
-        } finally {
-            processing.unlock();
         }
     }
 
@@ -248,7 +274,11 @@ public final class TimeManager implements AutoCloseable {
             });
             connection.commit();
         } catch (RuntimeException e) {
-            connection.rollback();
+            try {
+                connection.rollback();
+            } catch (RuntimeException alsoFailed) {
+                e.addSuppressed(alsoFailed); // a broken connection: its transaction is gone anyway
+            }
             for (Change c : changes) {
                 if (c.claimed() != null) {
                     c.claimed().forEach(entry -> c.from().release(entry, this));
@@ -407,6 +437,25 @@ public final class TimeManager implements AutoCloseable {
                 m.timeManagerInfo = retention < 0 ? null : now + retention * 1000;
             }
             changes.add(new Change(q, null, null, null));
+        }
+    }
+
+    /**
+     * Transactions whose connection broke and whose outcome could not be found or applied then (the
+     * store was away): each round tries again until the store answers.
+     */
+    private final java.util.Queue<io.aqueduct.engine.session.SessionTransaction> unresolved =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    public void resolveLater(io.aqueduct.engine.session.SessionTransaction tx) {
+        unresolved.add(tx);
+        wake();
+    }
+
+    private void resolveLostTransactions() {
+        for (io.aqueduct.engine.session.SessionTransaction tx; (tx = unresolved.peek()) != null;) {
+            io.aqueduct.engine.session.TransactionCompletion.resolveLost(engine, tx); // throws while the store is away
+            unresolved.remove(tx);
         }
     }
 
