@@ -505,18 +505,8 @@ public final class EngineSession implements QueueSession {
                 if (m == null) {
                     continue; // another node consumed it meanwhile; the index knows now
                 }
-                AttemptLedger ledger = engine.attemptLedger();
-                if (ledger != null && (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA)) {
-                    // before the caller has the message: its attempt is counted even if this node dies
-                    if (ledgerConnection == null) {
-                        ledgerConnection = ledger.openConnection();
-                    }
-                    tx.attempts.add(ledger.begin(ledgerConnection, q.meta().id(), found.entry()));
-                }
-                AttemptJournal journal = engine.attemptJournal();
-                if (journal != null && (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA)) {
-                    // Derby: the same promise, in the journal a JVM killed now leaves behind
-                    tx.journalSlots.add(journal.attempt(tx.key, q.meta().id(), found.entry().msgid, found.entry().consumer));
+                if (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA) {
+                    recordAttempt(c, tx, q, found.entry());
                 }
                 pos.last = found.entry();
                 pos.correlation = opts.correlation();
@@ -550,6 +540,42 @@ public final class EngineSession implements QueueSession {
                 Thread.currentThread().interrupt();
                 throw new AqException(AqError.NO_MESSAGE, "The dequeue from " + q.meta().qualifiedName() + " was interrupted.");
             }
+        }
+    }
+
+    /**
+     * Puts a REMOVE attempt on record before the caller has the message, so that it is counted even
+     * if this JVM dies: the attempt ledger (shared stores) or the attempt journal (Derby). When that
+     * fails, the message is consumed in the transaction but the caller will never have it: the
+     * transaction must not commit, so it is rolled back (an XA branch is doomed) and the caller told.
+     */
+    private void recordAttempt(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry entry) {
+        try {
+            AttemptLedger ledger = engine.attemptLedger();
+            if (ledger != null) {
+                if (ledgerConnection == null) {
+                    ledgerConnection = ledger.openConnection();
+                }
+                tx.attempts.add(ledger.begin(ledgerConnection, q.meta().id(), entry));
+            }
+            AttemptJournal journal = engine.attemptJournal();
+            if (journal != null) {
+                tx.journalSlots.add(journal.attempt(tx.key, q.meta().id(), entry.msgid, entry.consumer));
+            }
+        } catch (RuntimeException e) {
+            tx.held.removeIf(h -> h.entry() == entry);
+            q.release(entry, tx); // not the caller's: no attempt of theirs to count
+            if (c.inGlobalTransaction()) {
+                tx.rollbackOnly = true;
+                throw e;
+            }
+            if (tx == current) {
+                current = null;
+            }
+            abandon(c, tx, e);
+            throw new AqException(e instanceof AqException aq ? aq.errorCode() : AqError.STORE_FAILURE,
+                    "The dequeue from " + q.meta().qualifiedName() + " could not put its attempt on record, so the"
+                    + " session's transaction was rolled back (what it had dequeued is back in its queue): " + e.getMessage(), e);
         }
     }
 
