@@ -227,9 +227,19 @@ public class AqResourceAdapter implements ResourceAdapter {
         }
         XAResource xa;
         synchronized (this) {
+            if (recoveryResource != null && recoverySession.connectionGone()) {
+                // the store restarted since the last recovery scan: a fresh session, or recover() fails for good
+                recoverySession.close();
+                recoveryResource = null;
+            }
             if (recoveryResource == null) {
-                recoverySession = engine().openSession(user);
-                recoveryResource = new BranchXaResource(recoverySession.xaResource());
+                try {
+                    recoverySession = engine().openSession(user);
+                    recoveryResource = new BranchXaResource(recoverySession.xaResource());
+                } catch (io.aqueduct.api.AqException e) {
+                    throw new ResourceException("Aqueduct cannot reach its store for XA recovery now (" + e.getMessage()
+                            + "); the transaction manager's next recovery scan tries again.", e);
+                }
             }
             xa = recoveryResource;
         }

@@ -146,6 +146,39 @@ class StoreOutageTest {
         }
     }
 
+    @Test
+    void a_dequeue_waiting_when_the_server_stops_returns_promptly_with_the_error_and_the_session_works_again()
+            throws Exception {
+        try (QueueSession s = engine.openSession()) {
+            java.util.concurrent.CompletableFuture<AqException> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    s.dequeue("WORK", DequeueOptions.create().waitSeconds(120));
+                    return null;
+                } catch (AqException e) {
+                    return e;
+                }
+            });
+            Thread.sleep(500); // the dequeue is waiting
+            long stoppedAt = System.nanoTime();
+            server.stop();
+            AqException e = waiting.get(30, TimeUnit.SECONDS);
+            long returnedMs = (System.nanoTime() - stoppedAt) / 1_000_000;
+            System.out.println("StoreOutageTest " + TestStore.CURRENT.kind + ": a waiting dequeue returned " + returnedMs
+                    + " ms after the server stopped");
+            assertThat(e).isNotNull();
+            assertThat(e.errorCode()).isEqualTo(AqError.STORE_UNAVAILABLE);
+            assertThat(returnedMs).as("promptly, not after its 120 s wait").isLessThan(20_000);
+
+            server.start();
+            await().atMost(Duration.ofSeconds(30)).ignoreException(AqException.class).untilAsserted(() -> {
+                s.enqueue("WORK", null, Message.of("after the restart"));
+                s.commit();
+            });
+            assertThat(s.dequeue("WORK", DequeueOptions.create().waitSeconds(5)).text()).isEqualTo("after the restart");
+            s.commit();
+        }
+    }
+
     /**
      * Two producers (enqueue + commit per message, distinct texts) and two consumers (dequeue with a
      * 1 s wait + commit), each retrying after an error as an application would. A commit whose

@@ -10,6 +10,7 @@ import io.aqueduct.api.Navigation;
 import io.aqueduct.connector.xa.BranchXaResource;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.session.EngineSession;
+import io.aqueduct.engine.store.Outage;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
@@ -126,44 +127,79 @@ public final class DeliveryActivation {
     }
 
     private final class Worker implements Work {
-        private final EngineSession session;
+        /** The worker's session; replaced after its store connection broke. */
+        private EngineSession session;
+        private XAResource xa;
 
         Worker(EngineSession session) {
             this.session = session;
         }
 
+        /**
+         * Delivers until stopped. A failure (the store away, a broken connection) never ends the
+         * worker: it backs off (0.5 s doubling to 10 s), logs once per outage and once when delivery
+         * works again, and continues on a fresh session when its connection went.
+         */
         @Override
         public void run() {
-            XAResource xa = new BranchXaResource(session.xaResource());
             DequeueOptions options = DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
                     .waitSeconds(DequeueOptions.NO_WAIT).correlation(correlation).consumerName(consumer)
                     .condition(condition);
+            Outage outage = new Outage(LOG, "Aqueduct delivery from " + queue + " to " + factory.getEndpointClass().getName());
             try {
                 while (running && !engine.isClosed()) {
-                    if (!session.awaitAvailable(queue, consumer, correlation, Long.MAX_VALUE, () -> !running)) {
-                        continue;
+                    try {
+                        if (session != null && session.connectionBroken()) {
+                            closeQuietly(session); // its XAResource belongs to the connection that broke
+                            session = null;
+                            xa = null;
+                        }
+                        if (session == null) {
+                            session = engine.openSession(spec.blankToNull(spec.getUser()));
+                        }
+                        if (xa == null) {
+                            xa = new BranchXaResource(session.xaResource());
+                        }
+                        if (!session.awaitAvailable(queue, consumer, correlation, Long.MAX_VALUE, () -> !running)) {
+                            continue;
+                        }
+                        if (!running) {
+                            break;
+                        }
+                        long seen = session.queueVersion(queue);
+                        if (!deliverOne(xa, options)) {
+                            // another worker took it, or the condition accepts nothing yet: wait for the queue
+                            // to change (the winner's commit, a new message); the bound retries an unavailable MDB
+                            session.awaitQueueChange(queue, seen, 1_000);
+                        }
+                        outage.succeeded();
+                    } catch (RuntimeException e) {
+                        if (!running || engine.isClosed()) {
+                            break;
+                        }
+                        long pause = outage.failed(e);
+                        if (session != null && session.connectionGone()) {
+                            closeQuietly(session);
+                            session = null;
+                            xa = null;
+                        }
+                        pause(pause);
                     }
-                    if (!running) {
-                        break;
-                    }
-                    long seen = session.queueVersion(queue);
-                    if (!deliverOne(xa, options)) {
-                        // another worker took it, or the condition accepts nothing yet: wait for the queue
-                        // to change (the winner's commit, a new message); the bound retries an unavailable MDB
-                        session.awaitQueueChange(queue, seen, 1_000);
-                    }
-                }
-            } catch (RuntimeException e) {
-                if (running && !engine.isClosed()) {
-                    LOG.log(Level.SEVERE, "Aqueduct: delivery from " + queue + " stopped", e);
                 }
             } finally {
-                try {
-                    session.close();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.FINE, "closing a delivery session", e);
-                }
+                closeQuietly(session);
                 workers.countDown();
+            }
+        }
+
+        private void closeQuietly(EngineSession s) {
+            if (s == null) {
+                return;
+            }
+            try {
+                s.close();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "closing a delivery session", e);
             }
         }
 

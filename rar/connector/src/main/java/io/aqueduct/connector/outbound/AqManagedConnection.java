@@ -11,7 +11,6 @@ import jakarta.resource.spi.LocalTransaction;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.resource.spi.ManagedConnectionMetaData;
 import java.io.PrintWriter;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -95,20 +94,12 @@ public final class AqManagedConnection implements ManagedConnection {
      * pool is told so that it replaces this connection.
      */
     void failed(RuntimeException e, AqSessionHandle h) {
-        if (e instanceof AqException aq && aq.errorCode() == AqError.STORE_FAILURE && connectionLost(aq)) {
+        if (e instanceof AqException aq && (aq.errorCode() == AqError.STORE_UNAVAILABLE
+                || aq.errorCode() == AqError.COMMIT_OUTCOME_UNKNOWN || session.connectionGone())) {
+            // the store connection under this session broke: the pool replaces the whole managed connection
             broken = true;
             fire(ConnectionEvent.CONNECTION_ERROR_OCCURRED, h, e);
         }
-    }
-
-    private static boolean connectionLost(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || "XJ015".equals(sql.getSQLState()))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     void localTransactionEvent(int type) {
@@ -206,6 +197,7 @@ public final class AqManagedConnection implements ManagedConnection {
                 try {
                     session.commit();
                 } catch (RuntimeException e) {
+                    failed(e, null);
                     throw new ResourceException("Aqueduct could not commit: " + e.getMessage(), e);
                 }
                 localTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_COMMITTED);
@@ -216,6 +208,7 @@ public final class AqManagedConnection implements ManagedConnection {
                 try {
                     session.rollback();
                 } catch (RuntimeException e) {
+                    failed(e, null);
                     throw new ResourceException("Aqueduct could not roll back: " + e.getMessage(), e);
                 }
                 localTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_ROLLEDBACK);

@@ -26,6 +26,15 @@ final class AqXaResource implements XAResource {
         return database;
     }
 
+    /** The branch is over: its owner's connection is free of it. */
+    private SessionTransaction ended(Xid xid) {
+        SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
+        if (branch != null && branch.prepared && branch.owner != null) {
+            branch.owner.preparedBranches.decrementAndGet();
+        }
+        return branch;
+    }
+
     @Override
     public void start(Xid xid, int flags) throws XAException {
         database.start(xid, flags);
@@ -61,12 +70,15 @@ final class AqXaResource implements XAResource {
         journalBeforePrepare(xid);
         int vote = database.prepare(xid);
         SessionTransaction prepared = engine.xaBranches().get(XidKey.of(xid));
-        if (prepared != null) {
+        if (prepared != null && vote != XA_RDONLY) {
             prepared.prepared = true; // from now on it outlives its connection
+            if (prepared.owner != null) {
+                prepared.owner.preparedBranches.incrementAndGet();
+            }
         }
         if (vote == XA_RDONLY) {
             // nothing written: the branch is over now (it may still have held LOCKED messages)
-            SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
+            SessionTransaction branch = ended(xid);
             if (branch != null) {
                 TransactionCompletion.afterCommit(engine, branch);
             }
@@ -110,7 +122,7 @@ final class AqXaResource implements XAResource {
             database.commit(xid, onePhase);
         } catch (XAException e) {
             if (onePhase && e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND) {
-                SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
+                SessionTransaction branch = ended(xid);
                 if (branch != null) {
                     TransactionCompletion.afterRollback(engine, branch);
                 }
@@ -121,7 +133,7 @@ final class AqXaResource implements XAResource {
         } finally {
             session.leaveXaCommandMode(switched);
         }
-        SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
+        SessionTransaction branch = ended(xid);
         if (branch != null) {
             TransactionCompletion.afterCommit(engine, branch);
         } else {
@@ -141,7 +153,7 @@ final class AqXaResource implements XAResource {
         if (!onePhase || branch == null || branch.prepared) {
             x = new XAException(XAException.XAER_RMFAIL);
         } else {
-            engine.xaBranches().remove(XidKey.of(xid));
+            ended(xid);
             TransactionCompletion.Lost outcome = TransactionCompletion.afterConnectionLost(engine, branch, true);
             if (outcome == TransactionCompletion.Lost.COMMITTED) {
                 return null;
@@ -161,7 +173,7 @@ final class AqXaResource implements XAResource {
             SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
             if (branch != null && !branch.prepared && session.connectionGone()) {
                 // an unprepared branch ends with its connection: the database rolled it back already
-                engine.xaBranches().remove(XidKey.of(xid));
+                ended(xid);
                 TransactionCompletion.afterConnectionLost(engine, branch, false);
                 return;
             }
@@ -172,7 +184,7 @@ final class AqXaResource implements XAResource {
         } finally {
             session.leaveXaCommandMode(switched);
         }
-        SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
+        SessionTransaction branch = ended(xid);
         if (branch != null) {
             TransactionCompletion.afterRollback(engine, branch);
         } else {
@@ -188,7 +200,11 @@ final class AqXaResource implements XAResource {
         } finally {
             session.leaveXaCommandMode(switched);
         }
-        engine.xaBranches().remove(XidKey.of(xid));
+        SessionTransaction branch = ended(xid);
+        if (branch != null) {
+            // ended heuristically by the database's administrator: which way, the rows tell (as after a lost commit)
+            TransactionCompletion.afterConnectionLost(engine, branch, true);
+        }
     }
 
     @Override

@@ -1023,8 +1023,13 @@ public final class EngineSession implements QueueSession {
         return connection;
     }
 
+    /** Is the session's connection known to be broken (no round trip to ask)? Its XAResource is then stale. */
+    public boolean connectionBroken() {
+        return connection.broken();
+    }
+
     /** Has the session's connection gone (checked with the database when not known yet)? */
-    boolean connectionGone() {
+    public boolean connectionGone() {
         if (!connection.broken()) {
             try {
                 if (!connection.connection().isValid(2)) {
@@ -1057,7 +1062,7 @@ public final class EngineSession implements QueueSession {
      * switched; {@link #leaveXaCommandMode} switches back.
      */
     boolean enterXaCommandMode() {
-        if (closed || xaBranch != null || (current != null && !current.isEmpty())
+        if (closed || xaBranch != null || (current != null && !current.isEmpty()) || preparedBranches.get() > 0
                 || !engine.store().dialect().xaCommandsNeedIdleConnection()) {
             return false;
         }
@@ -1138,8 +1143,16 @@ public final class EngineSession implements QueueSession {
         connection.inGlobalTransaction(false);
     }
 
+    /**
+     * Branches prepared on this session's connection and not yet ended: the connection is tied to them
+     * (MariaDB refuses any other statement on it), so XA commands run on it as they are.
+     */
+    final java.util.concurrent.atomic.AtomicInteger preparedBranches = new java.util.concurrent.atomic.AtomicInteger();
+
     SessionTransaction newBranchTransaction() {
-        return new SessionTransaction(engine.nextTransactionId());
+        SessionTransaction branch = new SessionTransaction(engine.nextTransactionId());
+        branch.owner = this;
+        return branch;
     }
 
     @Override

@@ -33,6 +33,8 @@ public final class SessionTransaction {
      */
     final List<String> recoveredMessages = new ArrayList<>();
     boolean recovered;
+    /** The session whose connection an XA branch works on (null for local transactions and recovered branches). */
+    EngineSession owner;
     /** The branch was prepared (it survives its connection: a lost connection leaves it in doubt, not rolled back). */
     volatile boolean prepared;
     /** The connection broke during this transaction's commit: whether it committed must be found out. */

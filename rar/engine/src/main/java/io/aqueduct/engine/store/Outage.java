@@ -29,7 +29,8 @@ public final class Outage {
         if (failures++ == 0) {
             sinceNanos = System.nanoTime();
             delay = FIRST_MS;
-            log.log(Level.WARNING, who + " failed: " + e.getMessage() + ". It tries again after " + FIRST_MS
+            String message = String.valueOf(e.getMessage());
+            log.log(Level.WARNING, who + " failed: " + message + (message.endsWith(".") ? "" : ".") + " It tries again after " + FIRST_MS
                     + " ms, backing off up to " + MAX_MS / 1000 + " s, and says when it works again.", e);
         } else {
             delay = Math.min(delay * 2, MAX_MS);
