@@ -44,6 +44,10 @@ public final class TwoPhaseNode {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        if (args[2].equals("hold")) {
+            hold(args[0], out);
+            return;
+        }
         int hangAfter = Integer.parseInt(args[2]);
         try (AqueductEngine engine = CrashRecoveryTest.engine(args[0]);
                 FileChannel log = FileChannel.open(Path.of(args[1]), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -83,6 +87,25 @@ public final class TwoPhaseNode {
                 xa.commit(xid, false);
                 out.println("COMMITTED " + m.text());
             }
+        }
+    }
+
+    /**
+     * One branch that takes a message from SRC and enqueues a delayed one to LATER, prepared and
+     * left in doubt: it prints PREPARED and waits to be killed.
+     */
+    private static void hold(String store, PrintStream out) throws Exception {
+        try (AqueductEngine engine = CrashRecoveryTest.engine(store)) {
+            EngineSession s = engine.openSession("NODE");
+            XAResource xa = s.xaResource();
+            Xid xid = xid("held");
+            xa.start(xid, XAResource.TMNOFLAGS);
+            Message m = s.dequeue("SRC", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT));
+            s.enqueue("LATER", Message.of("from the branch", io.aqueduct.api.MessageProperties.create().delay(5)));
+            xa.end(xid, XAResource.TMSUCCESS);
+            xa.prepare(xid);
+            out.println("PREPARED " + m.text());
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
         }
     }
 
