@@ -127,7 +127,11 @@ final class AqXaResource implements XAResource {
                     TransactionCompletion.afterRollback(engine, branch);
                 }
             } else if (session.connectionGone()) {
-                throw connectionLostDuringCommit(xid, onePhase, e);
+                XAException lost = connectionLostDuringCommit(xid, onePhase, e);
+                if (lost == null) {
+                    return; // it had committed; the engine's side is applied
+                }
+                throw lost;
             }
             throw e;
         } finally {

@@ -899,7 +899,14 @@ public final class EngineSession implements QueueSession {
         SessionTransaction tx = current;
         current = null;
         if (connection.broken()) {
-            connection(); // broke earlier, and its transaction was dropped then: a fresh one, nothing to commit
+            // known broken before this commit: whatever the transaction held went with the connection
+            if (tx != null && !tx.isEmpty()) {
+                TransactionCompletion.afterConnectionLost(engine, tx, false);
+                throw new AqException(AqError.STORE_UNAVAILABLE, "The connection to the Aqueduct store broke before"
+                        + " this commit: the transaction was rolled back (what it dequeued is back in its queue, the attempt"
+                        + " counted). Do the work again once the store is back.");
+            }
+            connection();
             return;
         }
         commit(connection, tx == null ? new SessionTransaction(engine.nextTransactionId()) : tx);
@@ -908,7 +915,7 @@ public final class EngineSession implements QueueSession {
     /**
      * Commits {@code tx} on {@code c} and applies the outcome. When the connection breaks during
      * the commit, the engine finds out from the rows whether it committed: the caller returns
-     * normally if it did, and is told it rolled back (25xxx: do it again) or that the outcome cannot
+     * normally if it did, and is told it rolled back (3113: do it again) or that the outcome cannot
      * be known (25405) otherwise.
      */
     private void commit(StoreConnection c, SessionTransaction tx) {
@@ -1081,7 +1088,11 @@ public final class EngineSession implements QueueSession {
             try {
                 connection.connection().setAutoCommit(false);
             } catch (java.sql.SQLException e) {
-                throw StoreConnection.storeFailure(e);
+                AqException failure = connection.failure(e);
+                if (!connection.broken()) {
+                    throw failure;
+                }
+                // gone: the XA command's own outcome is what the caller needs to hear; the connection is replaced later
             }
         }
     }
