@@ -461,7 +461,17 @@ public final class TimeManager implements AutoCloseable {
 
     private void resolveLostTransactions() {
         for (io.aqueduct.engine.session.SessionTransaction tx; (tx = unresolved.peek()) != null;) {
-            io.aqueduct.engine.session.TransactionCompletion.resolveLost(engine, tx); // throws while the store is away
+            try {
+                io.aqueduct.engine.session.TransactionCompletion.resolveLost(engine, tx);
+            } catch (io.aqueduct.api.AqException e) {
+                if (e.errorCode() == io.aqueduct.api.AqError.STORE_UNAVAILABLE
+                        || e.errorCode() == io.aqueduct.api.AqError.COMMIT_OUTCOME_UNKNOWN) {
+                    throw e; // the store is still away: the loop backs off and tries again
+                }
+                // anything else would fail every round and hold up all due work: give this one up
+                LOG.log(Level.WARNING, "Aqueduct could not settle " + tx + " after its connection broke; its dequeue"
+                        + " attempts stay uncounted", e);
+            }
             unresolved.remove(tx);
         }
     }
