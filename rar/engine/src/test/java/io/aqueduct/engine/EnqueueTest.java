@@ -409,6 +409,37 @@ class EnqueueTest extends EngineFixture {
     }
 
     @Test
+    void a_delay_or_expiration_reaching_past_the_year_9999_is_refused_and_the_session_goes_on() throws Exception {
+        textQueue();
+        QueueSession s = session();
+        expectError(AqError.INVALID_DELAY, () -> s.enqueue("Q", Message.of("x", MessageProperties.create().delay(Long.MAX_VALUE))));
+        expectError(AqError.INVALID_DELAY,
+                () -> s.enqueue("Q", Message.of("x", MessageProperties.create().delay(300L * 365 * 24 * 3600 * 1000))));
+        expectError(AqError.INVALID_EXPIRATION,
+                () -> s.enqueue("Q", Message.of("x", MessageProperties.create().expiration(Long.MAX_VALUE))));
+        expectError(AqError.INVALID_EXPIRATION, () -> s.enqueue("Q", Message.of("x",
+                MessageProperties.create().delay(1000L * 365 * 24 * 3600).expiration(8000L * 365 * 24 * 3600))));
+        s.commit();
+        assertThat(viewCount("QT")).isZero();
+
+        // a thousand years of delay is fine: it is stored and waits
+        s.enqueue("Q", Message.of("patient", MessageProperties.create().delay(1000L * 365 * 24 * 3600)
+                .expiration(1000L * 365 * 24 * 3600)));
+        s.commit();
+        assertThat(viewCount("QT")).isEqualTo(1);
+    }
+
+    @Test
+    void a_null_message_is_refused_with_a_clear_error_and_the_session_goes_on() throws Exception {
+        textQueue();
+        QueueSession s = session();
+        expectError(AqError.INVALID_VALUE, () -> s.enqueue("Q", (Message) null));
+        s.enqueue("Q", Message.of("next"));
+        s.commit();
+        assertThat(viewCount("QT")).isEqualTo(1);
+    }
+
+    @Test
     void expiration_never_and_expiration_zero_are_accepted() throws Exception {
         textQueue();
         QueueSession s = session();

@@ -88,6 +88,10 @@ public final class EngineSession implements QueueSession {
 
     @Override
     public MessageId enqueue(String queue, EnqueueOptions options, Message message) {
+        checkOpen();
+        if (message == null) {
+            throw new AqException(AqError.INVALID_VALUE, "Give a message to enqueue, not null (Message.of(payload)).");
+        }
         return enqueueArray(queue, options, List.of(message)).get(0);
     }
 
@@ -286,6 +290,9 @@ public final class EngineSession implements QueueSession {
         return ids;
     }
 
+    /** 9999-12-31T23:59:59Z: the latest instant Derby, PostgreSQL and MariaDB all store. */
+    private static final long LATEST_INSTANT_MS = 253_402_300_799_000L;
+
     private void validateProperties(MessageProperties p) {
         if (p.delay() < 0) {
             throw new AqException(AqError.INVALID_DELAY, "Invalid delay " + p.delay()
@@ -294,6 +301,16 @@ public final class EngineSession implements QueueSession {
         if (p.expiration() < MessageProperties.NEVER) {
             throw new AqException(AqError.INVALID_EXPIRATION, "Invalid expiration " + p.expiration()
                     + ": the expiration is a number of seconds, 0 or more, or NEVER (-1).");
+        }
+        // every store keeps instants up to the end of the year 9999: beyond it, arithmetic or a column would overflow
+        long latest = (LATEST_INSTANT_MS - engine.clock().millis()) / 1000;
+        if (p.delay() > latest) {
+            throw new AqException(AqError.INVALID_DELAY, "Invalid delay " + p.delay() + ": the message would become"
+                    + " ready after the year 9999; the longest delay now is " + latest + " seconds.");
+        }
+        if (p.expiration() > latest - p.delay()) {
+            throw new AqException(AqError.INVALID_EXPIRATION, "Invalid expiration " + p.expiration() + ": the message"
+                    + " would expire after the year 9999; use NEVER (-1) for a message that never expires.");
         }
         io.aqueduct.api.StorableText.check(p.correlation(), "A correlation identifier");
         if (p.correlation() != null && p.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
