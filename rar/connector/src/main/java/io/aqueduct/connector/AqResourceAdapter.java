@@ -75,6 +75,12 @@ public class AqResourceAdapter implements ResourceAdapter {
             + "property aqueduct.queueDefinitions, if set.", defaultValue = "")
     private String queueDefinitions = "";
 
+    @ConfigProperty(description = "Classes OBJECT payloads may hold besides the queue table's object type and its "
+            + "package, the JDK's value classes and primitive arrays (or may not, with '!'), in the JDK's "
+            + "ObjectInputFilter syntax, e.g. 'com.example.shared.*;!com.example.orders.Internal'. Anything else is "
+            + "refused when a payload is read back.", defaultValue = "")
+    private String deserializationFilter = "";
+
     private transient volatile AqueductEngine engine;
     private transient BootstrapContext context;
     private final transient Map<ActivationKey, DeliveryActivation> activations = new ConcurrentHashMap<>();
@@ -93,7 +99,8 @@ public class AqResourceAdapter implements ResourceAdapter {
         Thread.currentThread().setContextClassLoader(AqResourceAdapter.class.getClassLoader());
         try {
             AqueductEngine.Builder b = AqueductEngine.builder().user(user)
-                    .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled));
+                    .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled))
+                    .deserializationFilter(blankToNull(deserializationFilter));
             if (storeUrl == null || storeUrl.isBlank()) {
                 // Payara Micro and scripted set-ups may give the shared store as system properties
                 storeUrl = System.getProperty("aqueduct.storeUrl", "");
@@ -290,6 +297,14 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setStorePassword(String storePassword) {
         this.storePassword = storePassword;
+    }
+
+    public String getDeserializationFilter() {
+        return deserializationFilter;
+    }
+
+    public void setDeserializationFilter(String deserializationFilter) {
+        this.deserializationFilter = deserializationFilter;
     }
 
     public String getQueueDefinitions() {

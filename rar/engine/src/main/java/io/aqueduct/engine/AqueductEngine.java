@@ -67,6 +67,8 @@ public final class AqueductEngine implements AutoCloseable {
      * passed by the time manager until the transaction manager commits or rolls the branch back.
      */
     private final java.util.Set<String> inDoubtMessages = ConcurrentHashMap.newKeySet();
+    /** What OBJECT payloads may contain when read back. */
+    private final io.aqueduct.engine.payload.DeserializationFilter deserializationFilter;
     private final TimeManager timeManager;
     private final QueueAdministration admin;
     /** The engine's own connection (administration, retry accounting, sequence blocks); replaced when it breaks. */
@@ -93,6 +95,7 @@ public final class AqueductEngine implements AutoCloseable {
         SecureRandom random = new SecureRandom();
         this.messageIdPrefix = random.nextLong();
         this.nodeTag = Long.toHexString(random.nextInt() & 0xffffffL);
+        this.deserializationFilter = b.deserializationFilter;
         this.timeManager = new TimeManager(this);
         StoreConnection opened = null;
         io.aqueduct.engine.session.AttemptJournal journal = null;
@@ -161,6 +164,11 @@ public final class AqueductEngine implements AutoCloseable {
 
     public AqClock clock() {
         return clock;
+    }
+
+    /** What OBJECT payloads may contain when they are read back (see {@link Builder#deserializationFilter}). */
+    public io.aqueduct.engine.payload.DeserializationFilter deserializationFilter() {
+        return deserializationFilter;
     }
 
     /** The attempt journal of a Derby store; null on a shared store. */
@@ -632,6 +640,21 @@ public final class AqueductEngine implements AutoCloseable {
         private String defaultSchema;
         private boolean timeManager = true;
         private java.util.concurrent.Executor timeManagerExecutor;
+        private io.aqueduct.engine.payload.DeserializationFilter deserializationFilter =
+                io.aqueduct.engine.payload.DeserializationFilter.DEFAULT;
+
+        /**
+         * Classes OBJECT payloads may hold beyond the default (the queue table's object type and its
+         * package, the JDK's value classes, primitive arrays), or that they may not, in the JDK's
+         * ObjectInputFilter syntax: {@code com.example.shared.*;!com.example.orders.Internal}.
+         * Decided before the default rule; anything neither allows is refused when read back.
+         *
+         * @throws io.aqueduct.api.AqException 24097 for malformed patterns
+         */
+        public Builder deserializationFilter(String patterns) {
+            this.deserializationFilter = io.aqueduct.engine.payload.DeserializationFilter.of(patterns);
+            return this;
+        }
 
         /** A durable embedded Derby database in {@code directory}. */
         public Builder derbyDirectory(Path directory) {

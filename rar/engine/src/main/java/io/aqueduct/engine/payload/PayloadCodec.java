@@ -61,14 +61,15 @@ public final class PayloadCodec {
         };
     }
 
-    public static Object decode(QueueTableMeta table, byte[] bytes) {
+    /** The payload of a stored message; an OBJECT payload is read through {@code filter}. */
+    public static Object decode(QueueTableMeta table, byte[] bytes, DeserializationFilter filter) {
         if (bytes == null) {
             return null;
         }
         return switch (table.payloadType()) {
             case RAW -> bytes;
             case TEXT, JSON, XML -> new String(bytes, StandardCharsets.UTF_8);
-            case OBJECT -> decodeObject(table, bytes);
+            case OBJECT -> decodeObject(table, bytes, filter);
         };
     }
 
@@ -159,10 +160,16 @@ public final class PayloadCodec {
         return false;
     }
 
-    private static Object decodeObject(QueueTableMeta table, byte[] bytes) {
+    private static Object decodeObject(QueueTableMeta table, byte[] bytes, DeserializationFilter filter) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         try (ObjectInputStream in = new ContextObjectInputStream(new ByteArrayInputStream(bytes), loader)) {
+            in.setObjectInputFilter(filter.forTable(table));
             return in.readObject();
+        } catch (java.io.InvalidClassException e) {
+            throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "A payload of queue table " + table.qualifiedName()
+                    + " holds a class the deserialization filter does not allow (" + e.getMessage() + "). Only "
+                    + table.objectType() + ", its package, the JDK's value classes and what the engine's"
+                    + " deserializationFilter allows are read back.", e);
         } catch (IOException | ClassNotFoundException e) {
             throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "A payload of queue table " + table.qualifiedName()
                     + " cannot be read back as " + table.objectType() + " (is the class visible to the caller?): " + e);

@@ -690,7 +690,7 @@ public final class EngineSession implements QueueSession {
             MessageView view = MessageSnapshot.builder().priority(m.priority).correlation(m.correlation)
                     .enqueueTime(m.enqueueTime.toInstant(ZoneOffset.UTC)).delay(delaySeconds(m)).expiration(m.expiration)
                     .retryCount(m.retryCount).senderName(m.senderName).messageId(id.trim())
-                    .payload(PayloadView.lazy(meta.table().payloadType(), () -> PayloadCodec.decode(meta.table(), m.payloadBytes())))
+                    .payload(PayloadView.lazy(meta.table().payloadType(), () -> PayloadCodec.decode(meta.table(), m.payloadBytes(), engine.deserializationFilter())))
                     .build();
             return expression.test(view);
         }, false));
@@ -880,7 +880,7 @@ public final class EngineSession implements QueueSession {
         }
         p.recorded(attempts, m.enqueueTime.toInstant(ZoneOffset.UTC), MessageState.ofCode(m.state),
                 m.originalMsgid == null ? null : MessageId.parse(m.originalMsgid.trim()));
-        Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes()) : null;
+        Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes(), engine.deserializationFilter()) : null;
         return Message.dequeued(MessageId.parse(m.msgid.trim()), p, payload);
     }
 
