@@ -440,6 +440,23 @@ class EnqueueTest extends EngineFixture {
     }
 
     @Test
+    void xml_with_a_dtd_an_external_entity_or_absurd_nesting_is_refused_and_nothing_is_written() throws Exception {
+        startedQueue("Q", "QT", QueueTableProperties.create().payloadType(PayloadType.XML), QueueProperties.create());
+        QueueSession s = session();
+        for (String hostile : List.of(
+                "<!DOCTYPE order [<!ENTITY lol \"lol\"><!ENTITY lol2 \"&lol;&lol;&lol;&lol;\">]><order>&lol2;</order>",
+                "<!DOCTYPE order [<!ENTITY secret SYSTEM \"file:///etc/passwd\">]><order>&secret;</order>",
+                "<a>".repeat(5000) + "</a>".repeat(5000))) {
+            expectError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of(hostile)));
+        }
+        s.commit();
+        assertThat(viewCount("QT")).isZero();
+        s.enqueue("Q", Message.of("<order><id>1</id></order>"));
+        s.commit();
+        assertThat(viewCount("QT")).isEqualTo(1);
+    }
+
+    @Test
     void expiration_never_and_expiration_zero_are_accepted() throws Exception {
         textQueue();
         QueueSession s = session();

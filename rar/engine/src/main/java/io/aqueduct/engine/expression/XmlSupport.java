@@ -10,7 +10,6 @@ import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.transform.OutputKeys;
 import javax.xml.transform.Transformer;
 import javax.xml.transform.TransformerException;
-import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
 import javax.xml.xpath.XPath;
@@ -56,17 +55,9 @@ final class XmlSupport {
 
     private static DocumentBuilder newBuilder() {
         try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newDefaultInstance();
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            f.setFeature("http://xml.org/sax/features/external-general-entities", false);
-            f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
-            f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+            DocumentBuilderFactory f = io.aqueduct.engine.xml.SecureXml.documentBuilderFactory();
             // a fully built DOM: deferred node expansion mutates the tree on first read
             f.setFeature("http://apache.org/xml/features/dom/defer-node-expansion", false);
-            f.setXIncludeAware(false);
-            f.setExpandEntityReferences(false);
-            f.setNamespaceAware(true);
             return f.newDocumentBuilder();
         } catch (ParserConfigurationException e) {
             throw new IllegalStateException("The XML parser cannot be configured securely", e);
@@ -85,9 +76,7 @@ final class XmlSupport {
 
     private static Transformer newSerializer() {
         try {
-            TransformerFactory f = TransformerFactory.newDefaultInstance();
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            Transformer t = f.newTransformer();
+            Transformer t = io.aqueduct.engine.xml.SecureXml.transformerFactory().newTransformer();
             t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
             return t;
         } catch (javax.xml.transform.TransformerConfigurationException e) {

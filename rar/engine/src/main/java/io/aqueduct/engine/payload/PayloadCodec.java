@@ -18,12 +18,9 @@ import java.io.Serializable;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.transform.OutputKeys;
 import javax.xml.transform.TransformerException;
-import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
@@ -97,7 +94,7 @@ public final class PayloadCodec {
     private static byte[] encodeXml(QueueTableMeta table, Object payload) {
         if (payload instanceof Document d) {
             try {
-                var t = TransformerFactory.newInstance().newTransformer();
+                var t = io.aqueduct.engine.xml.SecureXml.transformerFactory().newTransformer();
                 t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
                 StringWriter w = new StringWriter();
                 t.transform(new DOMSource(d), new StreamResult(w));
@@ -110,12 +107,7 @@ public final class PayloadCodec {
             throw mismatch(table, payload, "an XML String or org.w3c.dom.Document");
         }
         try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-            // an XML payload is data: no DTDs, no external entities
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            f.setNamespaceAware(true);
-            var builder = f.newDocumentBuilder();
+            var builder = io.aqueduct.engine.xml.SecureXml.documentBuilderFactory().newDocumentBuilder();
             builder.setErrorHandler(null);
             builder.parse(new InputSource(new StringReader(s)));
         } catch (SAXException | IOException e) {

@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.transform.OutputKeys;
-import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
@@ -290,7 +289,7 @@ public final class Transformation {
 
     private String toXml(Map<String, Object> values) {
         try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+            DocumentBuilderFactory f = io.aqueduct.engine.xml.SecureXml.documentBuilderFactory();
             Document d = f.newDocumentBuilder().newDocument();
             Element root = d.createElement(name);
             d.appendChild(root);
@@ -301,7 +300,7 @@ public final class Transformation {
                 }
                 root.appendChild(child);
             });
-            var t = TransformerFactory.newInstance().newTransformer();
+            var t = io.aqueduct.engine.xml.SecureXml.transformerFactory().newTransformer();
             t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
             StringWriter w = new StringWriter();
             t.transform(new DOMSource(d), new StreamResult(w));
