@@ -457,6 +457,22 @@ class EnqueueTest extends EngineFixture {
     }
 
     @Test
+    void a_json_payload_must_be_exactly_one_json_value() throws Exception {
+        startedQueue("Q", "QT", QueueTableProperties.create().payloadType(PayloadType.JSON), QueueProperties.create());
+        QueueSession s = session();
+        for (String notOne : List.of("", "   ", "{} {}", "{\"a\": 1} trailing", "1 2", "[1,", "{\"a\": 1}}")) {
+            expectError(AqError.PAYLOAD_TYPE_MISMATCH, () -> s.enqueue("Q", Message.of(notOne)));
+        }
+        s.commit();
+        assertThat(viewCount("QT")).isZero();
+        for (String one : List.of(" {\"a\": [1, 2]} ", "\"text\"", "42", "null", "[]")) {
+            s.enqueue("Q", Message.of(one));
+        }
+        s.commit();
+        assertThat(viewCount("QT")).isEqualTo(5);
+    }
+
+    @Test
     void expiration_never_and_expiration_zero_are_accepted() throws Exception {
         textQueue();
         QueueSession s = session();

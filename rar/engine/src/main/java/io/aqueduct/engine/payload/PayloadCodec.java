@@ -75,8 +75,20 @@ public final class PayloadCodec {
         if (payload instanceof JsonValue v) {
             text = v.toString();
         } else if (payload instanceof String s) {
-            try (var reader = Json.createReader(new StringReader(s))) {
-                reader.readValue();
+            // exactly one JSON value, nothing but white space around it
+            try (var parser = Json.createParser(new StringReader(s))) {
+                if (!parser.hasNext()) {
+                    throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "Queue table " + table.qualifiedName()
+                            + " holds JSON, and this payload is empty: give one JSON value (an object, array, string,"
+                            + " number, true, false or null).");
+                }
+                parser.next();
+                parser.getValue();
+                if (parser.hasNext()) {
+                    throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "Queue table " + table.qualifiedName()
+                            + " holds JSON, and this payload has more after its first JSON value (at offset "
+                            + parser.getLocation().getStreamOffset() + "): give exactly one value.");
+                }
             } catch (JsonParsingException e) {
                 throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "Queue table " + table.qualifiedName()
                         + " holds JSON, and this payload is not well-formed JSON: " + e.getMessage());
