@@ -81,6 +81,10 @@ public class AqResourceAdapter implements ResourceAdapter {
             + "refused when a payload is read back.", defaultValue = "")
     private String deserializationFilter = "";
 
+    @ConfigProperty(description = "The largest payload an enqueue accepts, in stored bytes; larger ones are refused "
+            + "(AQ-24097) before anything is written. Default 64 MiB.", defaultValue = "67108864")
+    private Long maxPayloadBytes = AqueductEngine.Builder.DEFAULT_MAX_PAYLOAD_BYTES;
+
     private transient volatile AqueductEngine engine;
     private transient BootstrapContext context;
     private final transient Map<ActivationKey, DeliveryActivation> activations = new ConcurrentHashMap<>();
@@ -100,7 +104,8 @@ public class AqResourceAdapter implements ResourceAdapter {
         try {
             AqueductEngine.Builder b = AqueductEngine.builder().user(user)
                     .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled))
-                    .deserializationFilter(blankToNull(deserializationFilter));
+                    .deserializationFilter(blankToNull(deserializationFilter))
+                    .maxPayloadBytes(maxPayloadBytes == null ? AqueductEngine.Builder.DEFAULT_MAX_PAYLOAD_BYTES : maxPayloadBytes);
             if (storeUrl == null || storeUrl.isBlank()) {
                 // Payara Micro and scripted set-ups may give the shared store as system properties
                 storeUrl = System.getProperty("aqueduct.storeUrl", "");
@@ -297,6 +302,14 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setStorePassword(String storePassword) {
         this.storePassword = storePassword;
+    }
+
+    public Long getMaxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
+    public void setMaxPayloadBytes(Long maxPayloadBytes) {
+        this.maxPayloadBytes = maxPayloadBytes;
     }
 
     public String getDeserializationFilter() {

@@ -67,6 +67,8 @@ public final class AqueductEngine implements AutoCloseable {
      * passed by the time manager until the transaction manager commits or rolls the branch back.
      */
     private final java.util.Set<String> inDoubtMessages = ConcurrentHashMap.newKeySet();
+    /** The largest payload an enqueue accepts, in stored bytes. */
+    private final long maxPayloadBytes;
     /** What OBJECT payloads may contain when read back. */
     private final io.aqueduct.engine.payload.DeserializationFilter deserializationFilter;
     private final TimeManager timeManager;
@@ -96,6 +98,7 @@ public final class AqueductEngine implements AutoCloseable {
         this.messageIdPrefix = random.nextLong();
         this.nodeTag = Long.toHexString(random.nextInt() & 0xffffffL);
         this.deserializationFilter = b.deserializationFilter;
+        this.maxPayloadBytes = b.maxPayloadBytes;
         this.timeManager = new TimeManager(this);
         StoreConnection opened = null;
         io.aqueduct.engine.session.AttemptJournal journal = null;
@@ -164,6 +167,11 @@ public final class AqueductEngine implements AutoCloseable {
 
     public AqClock clock() {
         return clock;
+    }
+
+    /** The largest payload an enqueue accepts, in stored bytes (see {@link Builder#maxPayloadBytes}). */
+    public long maxPayloadBytes() {
+        return maxPayloadBytes;
     }
 
     /** What OBJECT payloads may contain when they are read back (see {@link Builder#deserializationFilter}). */
@@ -642,6 +650,24 @@ public final class AqueductEngine implements AutoCloseable {
         private java.util.concurrent.Executor timeManagerExecutor;
         private io.aqueduct.engine.payload.DeserializationFilter deserializationFilter =
                 io.aqueduct.engine.payload.DeserializationFilter.DEFAULT;
+
+        /** By default: 64 MiB, within what every store keeps in one row (MariaDB's default packet is 16 MiB: raise max_allowed_packet). */
+        public static final long DEFAULT_MAX_PAYLOAD_BYTES = 64L * 1024 * 1024;
+        private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+
+        /**
+         * The largest payload an enqueue accepts, in stored bytes (UTF-8 for text, JSON and XML; the
+         * serialized form for objects); larger ones are refused with 24097 before anything is written.
+         *
+         * @throws io.aqueduct.api.AqException 24097 when not positive
+         */
+        public Builder maxPayloadBytes(long bytes) {
+            if (bytes < 1) {
+                throw new AqException(AqError.INVALID_VALUE, "maxPayloadBytes must be at least 1; got " + bytes + ".");
+            }
+            this.maxPayloadBytes = bytes;
+            return this;
+        }
 
         /**
          * Classes OBJECT payloads may hold beyond the default (the queue table's object type and its

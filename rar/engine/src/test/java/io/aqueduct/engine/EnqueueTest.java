@@ -473,6 +473,30 @@ class EnqueueTest extends EngineFixture {
     }
 
     @Test
+    void a_payload_above_the_maximum_size_is_refused_before_anything_is_written() throws Exception {
+        try (AqueductEngine small = AqueductEngine.builder().derbyInMemory(databaseName + "_small").clock(clock)
+                .maxPayloadBytes(100).start(); QueueSession s = small.openSession()) {
+            small.admin().createQueueTable("TQT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            small.admin().createQueue("TQ", "TQT", QueueProperties.create());
+            small.admin().startQueue("TQ", true, true);
+            small.admin().createQueueTable("RQT", QueueTableProperties.create().payloadType(PayloadType.RAW));
+            small.admin().createQueue("RQ", "RQT", QueueProperties.create());
+            small.admin().startQueue("RQ", true, true);
+            expectError(AqError.INVALID_VALUE, () -> s.enqueue("TQ", Message.of("x".repeat(101))));
+            expectError(AqError.INVALID_VALUE, () -> s.enqueue("TQ", Message.of("\u00e9".repeat(51)))); // 102 bytes in UTF-8
+            expectError(AqError.INVALID_VALUE, () -> s.enqueue("RQ", Message.of(new byte[101])));
+            expectError(AqError.INVALID_VALUE, () -> s.enqueue("RQ", Message.of(new byte[Integer.MAX_VALUE / 64])));
+            s.enqueue("TQ", Message.of("x".repeat(100)));
+            s.enqueue("RQ", Message.of(new byte[100]));
+            s.commit();
+            assertThat(s.dequeue("TQ", noWait()).text()).hasSize(100);
+            assertThat((byte[]) s.dequeue("RQ", noWait()).payload()).hasSize(100);
+            s.commit();
+        }
+        expectError(AqError.INVALID_VALUE, () -> AqueductEngine.builder().maxPayloadBytes(0));
+    }
+
+    @Test
     void expiration_never_and_expiration_zero_are_accepted() throws Exception {
         textQueue();
         QueueSession s = session();

@@ -125,7 +125,7 @@ public final class EngineSession implements QueueSession {
             MessageProperties p = m.properties();
             validateProperties(p);
             exceptionQueues.add(p.exceptionQueue() == null ? null : exceptionQueueFor(meta, p.exceptionQueue()));
-            payloads.add(PayloadCodec.encode(meta.table(), m.payload()));
+            payloads.add(encodeWithinLimit(meta, m.payload()));
             consumers.add(Recipients.of(q, m, engine.clock().now()));
         }
         if (opts.visibility() == Visibility.IMMEDIATE) {
@@ -142,6 +142,29 @@ public final class EngineSession implements QueueSession {
             return ids;
         }
         return insert(connection(), transaction(), q, messages, payloads, exceptionQueues, consumers);
+    }
+
+    /**
+     * The payload's stored bytes, refused (24097) above the engine's maximum payload size: a payload
+     * whose size alone exceeds it is refused before it is encoded, so that a huge one is not copied first.
+     */
+    private byte[] encodeWithinLimit(QueueMeta meta, Object payload) {
+        long max = engine.maxPayloadBytes();
+        long known = payload instanceof byte[] b ? b.length : payload instanceof CharSequence cs ? cs.length() : -1;
+        if (known > max) {
+            throw payloadTooLarge(meta, known, max);
+        }
+        byte[] bytes = PayloadCodec.encode(meta.table(), payload);
+        if (bytes != null && bytes.length > max) {
+            throw payloadTooLarge(meta, bytes.length, max);
+        }
+        return bytes;
+    }
+
+    private static AqException payloadTooLarge(QueueMeta meta, long size, long max) {
+        return new AqException(AqError.INVALID_VALUE, "A payload of " + size + (size == max + 1 ? "" : " or more")
+                + " bytes for queue " + meta.qualifiedName() + " exceeds the maximum of " + max + " bytes (the engine's"
+                + " maxPayloadBytes). Store large data elsewhere and enqueue a reference to it.");
     }
 
     /** The enqueue option's transformation, checked against the queue table; null for none. */
