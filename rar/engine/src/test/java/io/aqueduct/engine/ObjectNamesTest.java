@@ -101,6 +101,21 @@ class ObjectNamesTest extends EngineFixture {
     }
 
     @Test
+    void a_name_that_upper_casing_lengthens_past_its_limit_is_refused_and_one_that_fits_is_found_as_listed()
+            throws SQLException {
+        List<String> before = Sql.snapshot(this::sql);
+        // 23 bytes as typed; upper-cased, each 'ŉ' (2 bytes) becomes 'ʼN' (3 bytes): 34 bytes, over the limit of 24
+        String grows = "A" + "\u0149".repeat(11);
+        expectError(AqError.NAME_TOO_LONG, () -> admin.createQueueTable(grows, QueueTableProperties.create()));
+        assertThat(Sql.snapshot(this::sql)).isEqualTo(before);
+
+        admin.createQueueTable("stra\u00dfe", QueueTableProperties.create());
+        assertThat(admin.queueTables()).extracting(t -> t.name()).containsExactly("STRASSE");
+        assertThat(admin.queueTable("STRASSE").name()).isEqualTo("STRASSE");
+        assertThat(admin.queueTable("stra\u00dfe").name()).isEqualTo("STRASSE");
+    }
+
+    @Test
     void a_queue_table_name_over_24_bytes_is_refused_with_24019_and_nothing_is_created() throws SQLException {
         List<String> before = Sql.snapshot(this::sql);
 

@@ -36,9 +36,12 @@ public record QualifiedName(String schema, String name) {
         int dot = trimmed.indexOf('.');
         String schema = dot < 0 ? defaultSchema : trimmed.substring(0, dot);
         String name = dot < 0 ? trimmed : trimmed.substring(dot + 1);
-        check(schema, "schema", MAX_SCHEMA_BYTES, text);
-        check(name, what, maxNameBytes, text);
-        return new QualifiedName(schema.toUpperCase(Locale.ROOT), name.toUpperCase(Locale.ROOT));
+        // checked as stored: upper-casing may lengthen a name ('ß' becomes 'SS')
+        String upperSchema = schema.toUpperCase(Locale.ROOT);
+        String upperName = name.toUpperCase(Locale.ROOT);
+        check(upperSchema, "schema", MAX_SCHEMA_BYTES, text);
+        check(upperName, what, maxNameBytes, text);
+        return new QualifiedName(upperSchema, upperName);
     }
 
     private static void check(String part, String what, int maxBytes, String whole) {
@@ -49,7 +52,7 @@ public record QualifiedName(String schema, String name) {
         int bytes = part.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > maxBytes) {
             throw new AqException(AqError.NAME_TOO_LONG, "The " + what + " name '" + part + "' has " + bytes
-                    + " bytes; at most " + maxBytes + " are allowed.");
+                    + " bytes (upper-cased, in UTF-8); at most " + maxBytes + " are allowed.");
         }
     }
 
