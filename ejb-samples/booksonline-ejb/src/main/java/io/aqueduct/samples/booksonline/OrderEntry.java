@@ -36,8 +36,13 @@ public class OrderEntry {
     public MessageId bookOrder(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region) {
         MessageId id;
         try (QueueSession session = queues.openSession()) {
-            String json = "{\"orderId\":\"" + escape(orderId) + "\",\"customer\":\"" + escape(customer)
-                    + "\",\"shipping\":\"" + shipping + "\",\"region\":\"" + escape(region) + "\"}";
+            // JSON-P writes the text: quotes, backslashes and control characters in the values stay data
+            jakarta.json.JsonObjectBuilder order = jakarta.json.Json.createObjectBuilder();
+            put(order, "orderId", orderId);
+            put(order, "customer", customer);
+            put(order, "shipping", shipping.name());
+            put(order, "region", region);
+            String json = order.build().toString();
             id = session.enqueue(BooksOnLine.BOOKED_ORDERS,
                     Message.of(json, MessageProperties.create().priority(shipping.priority()).correlation(region)));
         }
@@ -87,7 +92,11 @@ public class OrderEntry {
         }
     }
 
-    static String escape(String s) {
-        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    private static void put(jakarta.json.JsonObjectBuilder b, String name, String value) {
+        if (value == null) {
+            b.addNull(name);
+        } else {
+            b.add(name, value);
+        }
     }
 }
