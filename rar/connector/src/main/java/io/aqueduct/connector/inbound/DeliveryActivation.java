@@ -232,6 +232,12 @@ public final class DeliveryActivation {
             try {
                 endpoint.beforeDelivery(ON_MESSAGE);
             } catch (NoSuchMethodException | ResourceException e) {
+                if (session.connectionGone()) {
+                    // the container could not enlist the session's XAResource: its store connection is gone.
+                    // run() replaces the session (backing off, logging the outage once); else this worker fails here for ever
+                    throw new AqException(AqError.STORE_UNAVAILABLE, "The delivery session's store connection is gone ("
+                            + e.getMessage() + ")", e);
+                }
                 LOG.log(Level.WARNING, "Aqueduct: delivery from " + queue + " could not begin", e);
                 pause(500);
                 return false;

@@ -94,11 +94,27 @@ public final class AqManagedConnection implements ManagedConnection {
      * pool is told so that it replaces this connection.
      */
     void failed(RuntimeException e, AqSessionHandle h) {
+        if (broken || destroyed) {
+            return; // the pool heard of it already (or let go of this connection): one event per managed connection
+        }
         if (e instanceof AqException aq && (aq.errorCode() == AqError.STORE_UNAVAILABLE
-                || aq.errorCode() == AqError.COMMIT_OUTCOME_UNKNOWN || session.connectionGone())) {
+                || aq.errorCode() == AqError.COMMIT_OUTCOME_UNKNOWN
+                || (aq.errorCode() == AqError.STORE_FAILURE && session.connectionGone()))) {
             // the store connection under this session broke: the pool replaces the whole managed connection
             broken = true;
             fire(ConnectionEvent.CONNECTION_ERROR_OCCURRED, h, e);
+        }
+    }
+
+    /** The XAResource failed: when the store connection under it is gone, the pool is told, as for a handle's failure. */
+    void xaFailed(javax.transaction.xa.XAException e) {
+        if (broken || destroyed) {
+            return;
+        }
+        if ((e.errorCode == javax.transaction.xa.XAException.XAER_RMFAIL || e.errorCode == javax.transaction.xa.XAException.XAER_RMERR)
+                && session.connectionGone()) {
+            broken = true;
+            fire(ConnectionEvent.CONNECTION_ERROR_OCCURRED, null, e);
         }
     }
 
@@ -178,7 +194,7 @@ public final class AqManagedConnection implements ManagedConnection {
     @Override
     public synchronized XAResource getXAResource() {
         if (xaResource == null) {
-            xaResource = new io.aqueduct.connector.xa.BranchXaResource(session.xaResource());
+            xaResource = new io.aqueduct.connector.xa.BranchXaResource(session.xaResource(), this::xaFailed);
         }
         return xaResource;
     }

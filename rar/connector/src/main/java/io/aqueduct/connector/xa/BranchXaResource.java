@@ -20,9 +20,21 @@ import javax.transaction.xa.Xid;
  */
 public final class BranchXaResource implements XAResource {
     private final XAResource delegate;
+    private final java.util.function.Consumer<XAException> onFailure;
 
     public BranchXaResource(XAResource delegate) {
+        this(delegate, e -> { });
+    }
+
+    /** {@code onFailure} hears every XAException before it is thrown (a managed connection tells its pool). */
+    public BranchXaResource(XAResource delegate, java.util.function.Consumer<XAException> onFailure) {
         this.delegate = delegate;
+        this.onFailure = onFailure;
+    }
+
+    private XAException failed(XAException e) {
+        onFailure.accept(e);
+        return e;
     }
 
     public XAResource delegate() {
@@ -31,32 +43,56 @@ public final class BranchXaResource implements XAResource {
 
     @Override
     public void start(Xid xid, int flags) throws XAException {
-        delegate.start(ValueXid.of(xid), flags);
+        try {
+            delegate.start(ValueXid.of(xid), flags);
+        } catch (XAException e) {
+            throw failed(e);
+        }
     }
 
     @Override
     public void end(Xid xid, int flags) throws XAException {
-        delegate.end(ValueXid.of(xid), flags);
+        try {
+            delegate.end(ValueXid.of(xid), flags);
+        } catch (XAException e) {
+            throw failed(e);
+        }
     }
 
     @Override
     public int prepare(Xid xid) throws XAException {
-        return delegate.prepare(ValueXid.of(xid));
+        try {
+            return delegate.prepare(ValueXid.of(xid));
+        } catch (XAException e) {
+            throw failed(e);
+        }
     }
 
     @Override
     public void commit(Xid xid, boolean onePhase) throws XAException {
-        delegate.commit(ValueXid.of(xid), onePhase);
+        try {
+            delegate.commit(ValueXid.of(xid), onePhase);
+        } catch (XAException e) {
+            throw failed(e);
+        }
     }
 
     @Override
     public void rollback(Xid xid) throws XAException {
-        delegate.rollback(ValueXid.of(xid));
+        try {
+            delegate.rollback(ValueXid.of(xid));
+        } catch (XAException e) {
+            throw failed(e);
+        }
     }
 
     @Override
     public void forget(Xid xid) throws XAException {
-        delegate.forget(ValueXid.of(xid));
+        try {
+            delegate.forget(ValueXid.of(xid));
+        } catch (XAException e) {
+            throw failed(e);
+        }
     }
 
     @Override

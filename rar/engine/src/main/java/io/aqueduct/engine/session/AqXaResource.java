@@ -72,6 +72,7 @@ final class AqXaResource implements XAResource {
         SessionTransaction prepared = engine.xaBranches().get(XidKey.of(xid));
         if (prepared != null && vote != XA_RDONLY) {
             prepared.prepared = true; // from now on it outlives its connection
+            prepared.preparedAtNanos = System.nanoTime();
             if (prepared.owner != null) {
                 prepared.owner.preparedBranches.incrementAndGet();
             }

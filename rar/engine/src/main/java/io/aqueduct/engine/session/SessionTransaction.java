@@ -37,6 +37,8 @@ public final class SessionTransaction {
     EngineSession owner;
     /** The branch was prepared (it survives its connection: a lost connection leaves it in doubt, not rolled back). */
     volatile boolean prepared;
+    /** When it was prepared (System.nanoTime): a branch the database stops listing long after was ended elsewhere. */
+    volatile long preparedAtNanos;
     /** The connection broke during this transaction's commit: whether it committed must be found out. */
     boolean lostDuringCommit;
     /** A unit of work failed half-way in a global transaction (no savepoint undid it): the branch must roll back. */

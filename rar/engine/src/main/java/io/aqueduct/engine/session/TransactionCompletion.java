@@ -99,6 +99,48 @@ public final class TransactionCompletion {
         engine.timeManager().wake();
     }
 
+    /** A branch prepared this long ago that the database no longer lists was ended through another node. */
+    private static final long ENDED_ELSEWHERE_AFTER_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * Shared stores: a branch this node prepared may be committed or rolled back through another
+     * node's resource (a transaction manager recovering through any node). This node learns it when
+     * the database stops listing the branch: its outcome is then applied from the rows, so that the
+     * messages it held come back (their attempt counted) or are consumed. Called by the time manager.
+     */
+    public static void settleBranchesEndedElsewhere(AqueductEngine engine) {
+        long before = System.nanoTime() - ENDED_ELSEWHERE_AFTER_NANOS;
+        List<java.util.Map.Entry<XidKey, SessionTransaction>> candidates = new ArrayList<>();
+        for (java.util.Map.Entry<XidKey, SessionTransaction> e : engine.xaBranches().entrySet()) {
+            if (e.getValue().prepared && e.getValue().preparedAtNanos - before < 0) {
+                candidates.add(e);
+            }
+        }
+        if (candidates.isEmpty()) {
+            return;
+        }
+        java.util.Set<XidKey> listed = new java.util.HashSet<>();
+        try (EngineSession s = engine.openSession(null)) {
+            javax.transaction.xa.Xid[] xids = s.xaResource().recover(
+                    javax.transaction.xa.XAResource.TMSTARTRSCAN | javax.transaction.xa.XAResource.TMENDRSCAN);
+            for (javax.transaction.xa.Xid x : xids == null ? new javax.transaction.xa.Xid[0] : xids) {
+                listed.add(XidKey.of(x));
+            }
+        } catch (javax.transaction.xa.XAException e) {
+            throw new io.aqueduct.api.AqException(io.aqueduct.api.AqError.STORE_FAILURE,
+                    "Cannot list the store's in-doubt branches: " + e, e);
+        }
+        for (java.util.Map.Entry<XidKey, SessionTransaction> e : candidates) {
+            SessionTransaction branch = e.getValue();
+            if (!listed.contains(e.getKey()) && engine.xaBranches().remove(e.getKey(), branch)) {
+                if (branch.owner != null) {
+                    branch.owner.preparedBranches.decrementAndGet();
+                }
+                afterConnectionLost(engine, branch, true); // "lost" to this node: the rows tell which way it went
+            }
+        }
+    }
+
     /** What became of a transaction whose connection broke. */
     public enum Lost {
         /** It committed (its connection broke after the database had committed it). */

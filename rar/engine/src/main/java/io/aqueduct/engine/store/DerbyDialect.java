@@ -31,7 +31,21 @@ public final class DerbyDialect implements Dialect {
 
     /** A durable database in {@code directory} (created when absent). */
     public static DerbyDialect directory(Path directory) {
-        return new DerbyDialect(directory.toAbsolutePath().toString(), false);
+        Path dir = directory.toAbsolutePath();
+        if (java.nio.file.Files.isDirectory(dir) && !java.nio.file.Files.exists(dir.resolve("service.properties"))) {
+            // Derby creates its database only where nothing is: an empty directory made beforehand goes first
+            try (java.util.stream.Stream<Path> content = java.nio.file.Files.list(dir)) {
+                if (content.findAny().isPresent()) {
+                    throw new io.aqueduct.api.AqException(io.aqueduct.api.AqError.STORE_FAILURE, "The store directory " + dir
+                            + " holds files but no Derby database: give a new or empty directory for the Aqueduct store.");
+                }
+                java.nio.file.Files.delete(dir);
+            } catch (java.io.IOException e) {
+                throw new io.aqueduct.api.AqException(io.aqueduct.api.AqError.STORE_FAILURE, "Cannot use the store directory "
+                        + dir + ": " + e.getMessage(), e);
+            }
+        }
+        return new DerbyDialect(dir.toString(), false);
     }
 
     /** An in-memory database, gone when the engine closes: for tests. */

@@ -76,7 +76,8 @@ public final class Store implements AutoCloseable {
             if (dialect.isConnectionLost(e)) {
                 throw StoreConnection.unavailable(e);
             }
-            throw new AqException(AqError.STORE_FAILURE, "Cannot open a connection to the Aqueduct store: " + e.getMessage(), e);
+            String detail = e.getNextException() == null ? e.getMessage() : e.getMessage() + " (" + e.getNextException().getMessage() + ")";
+            throw new AqException(AqError.STORE_FAILURE, "Cannot open a connection to the Aqueduct store: " + detail, e);
         }
     }
 

@@ -209,6 +209,7 @@ public final class TimeManager implements AutoCloseable {
         }
         lastBeat = now;
         ledger.heartbeat(now);
+        io.aqueduct.engine.session.TransactionCompletion.settleBranchesEndedElsewhere(engine);
         List<io.aqueduct.engine.session.AttemptLedger.Left> left = ledger.leftByDeadNodes(now);
         if (!left.isEmpty()) {
             io.aqueduct.engine.session.TransactionCompletion.countAttemptsLeftBy(engine, left);
