@@ -89,7 +89,20 @@ public final class AqueductEngine implements AutoCloseable {
     private AqueductEngine(Builder b) {
         this.clock = b.clock;
         this.user = b.user;
-        this.store = new Store(b.dialect);
+        // an existing Derby store's journal is locked before Derby boots: a second engine on it is refused
+        // without touching the first one's database (a failed start shuts Derby down)
+        java.nio.file.Path journalFile = b.dialect.shared() ? null : b.dialect.journalFile();
+        io.aqueduct.engine.session.AttemptJournal early = journalFile != null
+                && java.nio.file.Files.isDirectory(journalFile.getParent())
+                ? io.aqueduct.engine.session.AttemptJournal.open(journalFile) : null;
+        try {
+            this.store = new Store(b.dialect);
+        } catch (RuntimeException e) {
+            if (early != null) {
+                early.close();
+            }
+            throw e;
+        }
         this.signals = b.dialect.shared() ? b.dialect.signals() : null;
         this.catalog = new Catalog(b.dialect, signals == null ? null : signals::publish);
         this.attemptLedger = b.dialect.shared() ? new io.aqueduct.engine.session.AttemptLedger(this) : null;
@@ -101,15 +114,17 @@ public final class AqueductEngine implements AutoCloseable {
         this.maxPayloadBytes = b.maxPayloadBytes;
         this.timeManager = new TimeManager(this);
         StoreConnection opened = null;
-        io.aqueduct.engine.session.AttemptJournal journal = null;
+        io.aqueduct.engine.session.AttemptJournal journal = early;
         try {
             opened = store.open();
-            if (!b.dialect.shared()) {
-                java.nio.file.Path file = b.dialect.journalFile();
-                journal = file == null ? io.aqueduct.engine.session.AttemptJournal.inMemory()
-                        : io.aqueduct.engine.session.AttemptJournal.open(file);
+            if (!b.dialect.shared() && journal == null) {
+                journal = journalFile == null ? io.aqueduct.engine.session.AttemptJournal.inMemory()
+                        : io.aqueduct.engine.session.AttemptJournal.open(journalFile);
             }
         } catch (RuntimeException e) {
+            if (journal != null) {
+                journal.close();
+            }
             if (opened != null) {
                 opened.close();
             }

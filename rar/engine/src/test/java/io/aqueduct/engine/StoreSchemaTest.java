@@ -162,4 +162,27 @@ class StoreSchemaTest {
         });
         assertThat(recordedVersion(dir)).isEqualTo(newer);
     }
+
+    @Test
+    void a_second_engine_on_the_same_derby_store_is_refused_and_the_first_goes_on(@TempDir Path dir) {
+        Path store = dir.resolve("store");
+        try (AqueductEngine first = AqueductEngine.builder().derbyDirectory(store).start()) {
+            first.admin().createQueueTable("STILL_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            first.admin().createQueue("STILL_Q", "STILL_QT", QueueProperties.create());
+            first.admin().startQueue("STILL_Q", true, true);
+            QueueSession pending = first.openSession();
+            pending.enqueue("STILL_Q", null, Message.of("uncommitted while the second engine is refused"));
+
+            assertThatThrownBy(() -> AqueductEngine.builder().derbyDirectory(store).start())
+                    .isInstanceOfSatisfying(AqException.class, e -> {
+                        assertThat(e.errorCode()).isEqualTo(AqError.STORE_FAILURE);
+                        assertThat(e.getMessage()).contains("already open by another Aqueduct engine");
+                    });
+            pending.commit(); // the first engine's connections were not touched
+            pending.close();
+        }
+        try (AqueductEngine again = AqueductEngine.builder().derbyDirectory(store).start()) {
+            assertThat(again.admin().queueTable("STILL_QT").name()).isEqualTo("STILL_QT");
+        }
+    }
 }

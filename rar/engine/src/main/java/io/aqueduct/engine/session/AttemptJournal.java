@@ -61,6 +61,20 @@ public final class AttemptJournal implements AutoCloseable {
         try {
             RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw");
             FileChannel ch = raf.getChannel();
+            // one engine per Derby store: a second one (another adapter in this JVM) would read the first's
+            // attempts in flight as left behind by a crash, and two ready indexes would disagree
+            java.nio.channels.FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (java.nio.channels.OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                ch.close();
+                throw new AqException(AqError.STORE_FAILURE, "The Derby store " + file.getParent() + " is already open by"
+                        + " another Aqueduct engine (another resource adapter in this server?). Give each its own store"
+                        + " directory, or share a PostgreSQL or MariaDB store between them.");
+            }
             long size = Math.max(ch.size(), (long) INITIAL_SLOTS * SLOT);
             size -= size % SLOT;
             MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
