@@ -174,21 +174,19 @@ public final class TimeManager implements AutoCloseable {
     }
 
     private long runDueOnce() {
-        {
-            if (connection == null) {
-                connection = engine.store().open();
-            }
-            long now = engine.clock().millis();
-            while (true) {
-                Batch batch = processBatch(now);
-                if ((batch.seen < BATCH && completions.isEmpty()) || batch.done == 0) {
-                    break;
-                }
-            }
-            resolveLostTransactions();
-            beatAndRecover(now);
-            return nextDueAfter(now);
+        if (connection == null) {
+            connection = engine.store().open();
         }
+        long now = engine.clock().millis();
+        while (true) {
+            Batch batch = processBatch(now);
+            if ((batch.seen < BATCH && completions.isEmpty()) || batch.done == 0) {
+                break;
+            }
+        }
+        resolveLostTransactions();
+        beatAndRecover(now);
+        return nextDueAfter(now);
     }
 
     private record Batch(int seen, int done) {
