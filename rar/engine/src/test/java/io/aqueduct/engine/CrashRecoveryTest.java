@@ -253,16 +253,16 @@ class CrashRecoveryTest {
         }
     }
 
-    /** What a queue holds, browsed as a user would: text → how many messages carry it. */
-    private static Map<String, Integer> browse(AqueductEngine engine, String queue) {
-        Map<String, Integer> out = new HashMap<>();
+    /** What a queue holds, browsed as a user would. */
+    private static List<Message> browseAll(AqueductEngine engine, String queue) {
+        List<Message> out = new ArrayList<>();
         try (QueueSession s = engine.openSession()) {
             DequeueOptions first = DequeueOptions.create().mode(DequeueMode.BROWSE).navigation(Navigation.FIRST_MESSAGE)
                     .waitSeconds(DequeueOptions.NO_WAIT);
             DequeueOptions next = first.copy().navigation(Navigation.NEXT_MESSAGE);
             for (DequeueOptions o = first;; o = next) {
                 try {
-                    out.merge(s.dequeue(queue, o).text(), 1, Integer::sum);
+                    out.add(s.dequeue(queue, o));
                 } catch (AqException e) {
                     if (e.errorCode() == AqError.NO_MESSAGE) {
                         return out;
@@ -273,24 +273,17 @@ class CrashRecoveryTest {
         }
     }
 
-    /** The attempts of each message in a queue, by text, as a browsing user sees them. */
+    /** Text → how many messages of the queue carry it. */
+    private static Map<String, Integer> browse(AqueductEngine engine, String queue) {
+        Map<String, Integer> out = new HashMap<>();
+        browseAll(engine, queue).forEach(m -> out.merge(m.text(), 1, Integer::sum));
+        return out;
+    }
+
+    /** Text → the attempts of the message carrying it. */
     private static Map<String, Integer> attempts(AqueductEngine engine, String queue) {
         Map<String, Integer> out = new HashMap<>();
-        try (QueueSession s = engine.openSession()) {
-            DequeueOptions first = DequeueOptions.create().mode(DequeueMode.BROWSE).navigation(Navigation.FIRST_MESSAGE)
-                    .waitSeconds(DequeueOptions.NO_WAIT);
-            DequeueOptions next = first.copy().navigation(Navigation.NEXT_MESSAGE);
-            for (DequeueOptions o = first;; o = next) {
-                try {
-                    Message m = s.dequeue(queue, o);
-                    out.put(m.text(), m.properties().attempts());
-                } catch (AqException e) {
-                    if (e.errorCode() == AqError.NO_MESSAGE) {
-                        return out;
-                    }
-                    throw e;
-                }
-            }
-        }
+        browseAll(engine, queue).forEach(m -> out.put(m.text(), m.properties().attempts()));
+        return out;
     }
 }

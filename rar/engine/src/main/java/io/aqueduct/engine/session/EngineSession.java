@@ -1008,6 +1008,11 @@ public final class EngineSession implements QueueSession {
         checkLocal("rollback");
         SessionTransaction tx = current;
         current = null;
+        rollbackOnConnection(tx);
+    }
+
+    /** Rolls the connection's transaction back and applies that; a broken connection's was rolled back already. */
+    private void rollbackOnConnection(SessionTransaction tx) {
         if (!connection.broken()) {
             try {
                 connection.rollback();
@@ -1239,20 +1244,7 @@ public final class EngineSession implements QueueSession {
             if (current != null && xaBranch == null && !engine.isClosed()) {
                 SessionTransaction tx = current;
                 current = null;
-                if (!connection.broken()) {
-                    try {
-                        connection.rollback();
-                    } catch (AqException e) {
-                        if (!connection.broken()) {
-                            throw e;
-                        }
-                    }
-                }
-                if (connection.broken()) {
-                    TransactionCompletion.afterConnectionLost(engine, tx, false);
-                } else {
-                    TransactionCompletion.afterRollback(engine, tx);
-                }
+                rollbackOnConnection(tx);
             }
         } finally {
             connection.closeQuietly();
