@@ -53,13 +53,8 @@ final class Probe {
     }
 
     static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-            }
-            sleep(100);
-        }
+        org.awaitility.Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(100))
+                .until(condition::getAsBoolean);
     }
 
     static void sleep(long millis) {
