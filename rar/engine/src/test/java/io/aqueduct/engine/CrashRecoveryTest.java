@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dead JVM had in flight is counted. At the end every key is in DST exactly once.
  */
 class CrashRecoveryTest {
-    private static final int KEYS = 150;
+    private static final int KEYS = 1000; // more than six kills can take: the node is always moving keys when killed
     private static final int ROUNDS = 6;
 
     @TempDir
@@ -51,6 +51,7 @@ class CrashRecoveryTest {
     private String store;
     private Path decisions;
     private Process node;
+    private Thread reader;
 
     /** An engine on the test's store: a durable Derby directory, or the shared test server. */
     static AqueductEngine engine(String store) {
@@ -111,7 +112,7 @@ class CrashRecoveryTest {
                 Thread.sleep(50 + random.nextInt(600)); // the fault's moment, not a timing assertion
             }
             node.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-            Thread.sleep(200); // the reader takes what the pipe still held
+            reader.join(30_000); // it ends at the pipe's end: every line the node wrote before it died is read
             List<String> said = List.copyOf(lines);
             String last = said.isEmpty() ? "" : said.get(said.size() - 1);
             assertThat(last).as("round %d: the node was killed while moving keys", round).isNotEqualTo("DRAINED");
@@ -147,7 +148,10 @@ class CrashRecoveryTest {
                     } else {
                         // a shared store counts a dead node's attempt once its heartbeat is old: wait for it
                         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(attempts(engine, "SRC").get(key))
-                                .as("round %d: %s comes back with its failed attempt counted", r, key).isEqualTo(expected));
+                                .as(() -> "round " + r + ": " + key + " comes back with its failed attempt counted (the node's"
+                                        + " last lines " + said.subList(Math.max(0, said.size() - 4), said.size()) + "; in DST: "
+                                        + browse(engine, "DST").get(key) + "; in the table: " + rows(key) + ")")
+                                .isEqualTo(expected));
                         rolledBack++;
                     }
                 }
@@ -207,6 +211,7 @@ class CrashRecoveryTest {
         });
         reader.setDaemon(true);
         reader.start();
+        this.reader = reader;
         return lines;
     }
 
@@ -270,6 +275,24 @@ class CrashRecoveryTest {
                     throw e;
                 }
             }
+        }
+    }
+
+    /** The table's rows carrying {@code text} (queue, state, retry count), read with SQL: for failure messages. */
+    private String rows(String text) {
+        try (java.sql.Connection c = TestStore.CURRENT.shared() ? TestStore.CURRENT.connect()
+                : java.sql.DriverManager.getConnection("jdbc:" + store); java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT QUEUE, MSG_STATE, RETRY_COUNT, USER_DATA FROM \"APP\".\"AQ$QT\"")) {
+            List<String> out = new ArrayList<>();
+            while (rs.next()) {
+                byte[] data = rs.getBytes(4);
+                if (data != null && new String(data, StandardCharsets.UTF_8).equals(text)) {
+                    out.add(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(3));
+                }
+            }
+            return out.toString();
+        } catch (java.sql.SQLException e) {
+            return "unreadable: " + e.getMessage();
         }
     }
 
