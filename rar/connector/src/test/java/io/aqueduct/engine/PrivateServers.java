@@ -21,8 +21,20 @@ public final class PrivateServers {
     private PrivateServers() {
     }
 
-    /** Is a PostgreSQL server installed here (what {@link #postgres()} runs)? */
+    /**
+     * Is a PostgreSQL server installed here (what {@link #postgres()} runs)? Where the run requires
+     * the stores (AQUEDUCT_TEST_REQUIRE_STORES=1, set by .ci/run) a missing one fails instead of skipping.
+     */
     public static boolean postgresInstalled() {
+        boolean installed = findPostgres();
+        if (!installed && "1".equals(System.getenv("AQUEDUCT_TEST_REQUIRE_STORES"))) {
+            throw new AssertionError("PostgreSQL is not installed under /usr/lib/postgresql, and AQUEDUCT_TEST_REQUIRE_STORES=1"
+                    + " requires the fault tests that run a private server of it");
+        }
+        return installed;
+    }
+
+    private static boolean findPostgres() {
         Path root = Path.of("/usr/lib/postgresql");
         if (!Files.isDirectory(root)) {
             return false;
