@@ -65,7 +65,10 @@ class AqueductContainerIT {
         PROBE.call("book", "id", "o-commit-2", "shipping", "GROUND", "region", "EASTERN");
         Probe.await("the Shipping MDB to ship o-commit-2", Duration.ofSeconds(30),
                 () -> "true".equals(PROBE.call("order", "id", "o-commit-2").get("shipped")));
-        Probe.sleep(1_000);
+        Probe.stays("o-rollback-1 neither booked nor shipped", Duration.ofSeconds(1), () -> {
+            Map<String, String> order = PROBE.call("order", "id", "o-rollback-1");
+            return "false".equals(order.get("booked")) && "false".equals(order.get("shipped"));
+        });
         assertThat(PROBE.call("order", "id", "o-rollback-1")).containsEntry("booked", "false").containsEntry("shipped", "false");
         assertThat(PROBE.call("dequeue", "queue", "OE.OE_BOOKEDORDERS_QUE", "id", msgid)).containsKey("none");
     }
@@ -77,7 +80,8 @@ class AqueductContainerIT {
         String committed = PROBE.call("enqueue", "queue", "IT.DELAY_Q", "text", "committed").get("ids");
         Probe.await("delivery of the committed message", Duration.ofSeconds(30),
                 () -> !"-1".equals(PROBE.call("received", "id", committed).get("receivedAt")));
-        Probe.sleep(1_000);
+        Probe.stays("the rolled-back message never delivered", Duration.ofSeconds(1),
+                () -> "-1".equals(PROBE.call("received", "id", rolledBack).get("receivedAt")));
         assertThat(PROBE.call("received", "id", rolledBack)).containsEntry("receivedAt", "-1");
         assertThat(PROBE.call("dequeue", "queue", "IT.DELAY_Q", "id", rolledBack)).containsKey("none");
     }
@@ -111,7 +115,8 @@ class AqueductContainerIT {
         // fails every time: max_retries + 1 attempts, then the exception queue
         Probe.await(always + " in the exception queue", Duration.ofSeconds(30),
                 () -> attempts(always).size() >= MAX_RETRIES + 1);
-        Probe.sleep(RETRY_DELAY_MS + 1_000);
+        Probe.stays("no attempt of " + always + " after the last retry", Duration.ofMillis(RETRY_DELAY_MS + 1_000),
+                () -> attempts(always).size() == MAX_RETRIES + 1);
         List<Long> a = attempts(always);
         assertThat(a).as("attempts of a message that always fails").hasSize(MAX_RETRIES + 1);
         for (int i = 1; i < a.size(); i++) {
@@ -144,8 +149,8 @@ class AqueductContainerIT {
                     .containsEntry("count", "500");
         }
         Probe.await("2,000 deliveries", Duration.ofSeconds(180),
-                () -> Integer.parseInt(PROBE.call("deliveries", "queue", "IT.DRAIN_Q").get("deliveries")) >= 2000);
-        Probe.sleep(1_000);
+                () -> deliveries("IT.DRAIN_Q") >= 2000);
+        Probe.stays("no delivery beyond the 2,000", Duration.ofSeconds(1), () -> deliveries("IT.DRAIN_Q") == 2000);
         Map<String, String> d = PROBE.call("deliveries", "queue", "IT.DRAIN_Q");
         assertThat(d).containsEntry("messages", "2000").containsEntry("deliveries", "2000").containsEntry("duplicates", "0");
         assertThat(Integer.parseInt(d.get("maxInFlight"))).as("deliveries in progress at once").isGreaterThan(1);
@@ -157,8 +162,8 @@ class AqueductContainerIT {
         Map<String, String> r = PROBE.call("enqueue", "queue", "IT.DELAY_Q", "text", "later", "delay", "3");
         String id = r.get("ids");
         long enqueuedAt = Long.parseLong(r.get("enqueuedAt"));
-        Probe.sleep(1_500);
-        assertThat(PROBE.call("received", "id", id)).as("before the delay").containsEntry("receivedAt", "-1");
+        Probe.stays("the delayed message not delivered in the first 1.5 s of its 3 s delay", Duration.ofMillis(1_500),
+                () -> "-1".equals(PROBE.call("received", "id", id).get("receivedAt")));
         Probe.await("the delayed message", Duration.ofSeconds(30),
                 () -> !"-1".equals(PROBE.call("received", "id", id).get("receivedAt")));
         long receivedAt = Long.parseLong(PROBE.call("received", "id", id).get("receivedAt"));
@@ -197,7 +202,10 @@ class AqueductContainerIT {
         Probe.await("5 deliveries to each subscriber's MDB", Duration.ofSeconds(30),
                 () -> delivered(WEST).size() >= westExpected.size() && delivered(EAST).size() >= eastExpected.size()
                         && delivered(OVERSEAS).size() >= international.size());
-        Probe.sleep(1_500); // anything extra (a duplicate, a message for the other subscriber) would show by now
+        // anything extra (a duplicate, a message for the other subscriber) would show within 1.5 s
+        Probe.stays("no delivery beyond the expected ones", Duration.ofMillis(1_500),
+                () -> deliveries(WEST) == westExpected.size() && deliveries(EAST) == eastExpected.size()
+                        && deliveries(OVERSEAS) == international.size());
 
         for (String[] c : new String[][] {{WEST, "5"}, {EAST, "5"}}) {
             assertThat(PROBE.call("deliveries", "queue", c[0])).as(c[0])
@@ -224,6 +232,11 @@ class AqueductContainerIT {
         Map<String, String> r = PROBE.call("enqueue", kv.toArray(String[]::new));
         assertThat(r).containsEntry("count", String.valueOf(count));
         return Arrays.asList(r.get("ids").split(","));
+    }
+
+    /** Deliveries the probe's MDBs recorded for {@code key} (a queue, or queue/subscriber), duplicates included. */
+    private static int deliveries(String key) {
+        return Integer.parseInt(PROBE.call("deliveries", "queue", key).get("deliveries"));
     }
 
     private static TreeSet<String> delivered(String key) {

@@ -57,12 +57,12 @@ final class Probe {
                 .until(condition::getAsBoolean);
     }
 
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+    /**
+     * "Nothing more happens for a while": {@code condition} must hold at every poll for {@code during}
+     * (a duplicate or a late delivery would make it false, and the wait fails with {@code what}).
+     */
+    static void stays(String what, Duration during, BooleanSupplier condition) {
+        org.awaitility.Awaitility.await(what).during(during).atMost(during.plusSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(condition::getAsBoolean);
     }
 }

@@ -1,5 +1,7 @@
 package io.aqueduct.engine;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.ProcessBuilder.Redirect;
@@ -18,6 +20,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A database server of the test's own, for fault tests: tests that stop, restart or kill the server must
@@ -237,12 +241,11 @@ final class PrivateServer implements AutoCloseable {
             }
             // Both kills are asynchronous: wait until the victims are gone, so that the caller's next
             // statement on one of them certainly fails rather than racing the kill.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-            while (ids(s, others).stream().anyMatch(ids::contains)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IOException("connections still there " + TIMEOUT_SECONDS + " s after killing them");
-                }
-                pause(20);
+            try {
+                await().atMost(Duration.ofSeconds(TIMEOUT_SECONDS)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                        .until(() -> ids(s, others).stream().noneMatch(ids::contains));
+            } catch (ConditionTimeoutException e) {
+                throw new IOException("connections still there " + TIMEOUT_SECONDS + " s after killing them", e);
             }
             return ids.size();
         } catch (SQLException e) {
@@ -328,30 +331,38 @@ final class PrivateServer implements AutoCloseable {
      * connection must find our data directory: whatever else answers on the port is not our server.
      */
     private void awaitReady() throws IOException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        SQLException last = null;
-        while (System.nanoTime() < deadline) {
-            if (!server.isAlive()) {
-                int code = server.exitValue();
-                server = null;
-                throw new IOException(kind + " exited with code " + code + " while starting" + logTail(), last);
-            }
-            try (Connection c = connect(5); Statement s = c.createStatement();
-                    ResultSet r = s.executeQuery(kind == Kind.POSTGRES ? "SHOW data_directory" : "SELECT @@datadir")) {
-                r.next();
-                if (Path.of(r.getString(1)).equals(data)) {
-                    return;
-                }
-                // ours will fail to bind and exit, which the next round reports
-                last = new SQLException("port " + port + " is served from " + r.getString(1) + ", not " + data);
-            } catch (SQLException e) {
-                last = e; // refused until it listens; PostgreSQL then says "starting up" until recovery is done
-            }
-            pause(50);
+        SQLException[] last = {null};
+        boolean[] exited = {false};
+        try {
+            await().atMost(Duration.ofSeconds(TIMEOUT_SECONDS)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        if (!server.isAlive()) {
+                            exited[0] = true;
+                            return true; // reported below
+                        }
+                        try (Connection c = connect(5); Statement s = c.createStatement();
+                                ResultSet r = s.executeQuery(kind == Kind.POSTGRES ? "SHOW data_directory" : "SELECT @@datadir")) {
+                            r.next();
+                            if (Path.of(r.getString(1)).equals(data)) {
+                                return true;
+                            }
+                            // ours will fail to bind and exit, which the next round reports
+                            last[0] = new SQLException("port " + port + " is served from " + r.getString(1) + ", not " + data);
+                        } catch (SQLException e) {
+                            last[0] = e; // refused until it listens; PostgreSQL then says "starting up" until recovery is done
+                        }
+                        return false;
+                    });
+        } catch (ConditionTimeoutException e) {
+            killTree(server);
+            server = null;
+            throw new IOException(kind + " did not accept connections within " + TIMEOUT_SECONDS + " s" + logTail(), last[0]);
         }
-        killTree(server);
-        server = null;
-        throw new IOException(kind + " did not accept connections within " + TIMEOUT_SECONDS + " s" + logTail(), last);
+        if (exited[0]) {
+            int code = server.exitValue();
+            server = null;
+            throw new IOException(kind + " exited with code " + code + " while starting" + logTail(), last[0]);
+        }
     }
 
     /**
@@ -445,11 +456,11 @@ final class PrivateServer implements AutoCloseable {
         List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
         all.add(0, p.toHandle());
         all.forEach(ProcessHandle::destroyForcibly);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        for (ProcessHandle h : all) {
-            while (!dead(h) && System.nanoTime() < deadline) {
-                pause(10);
-            }
+        try {
+            await().atMost(Duration.ofSeconds(TIMEOUT_SECONDS)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                    .until(() -> all.stream().allMatch(PrivateServer::dead));
+        } catch (ConditionTimeoutException e) {
+            // as before: the caller goes on; a survivor shows up as the next start's failure, with the log
         }
     }
 
@@ -554,15 +565,6 @@ final class PrivateServer implements AutoCloseable {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
-        }
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }

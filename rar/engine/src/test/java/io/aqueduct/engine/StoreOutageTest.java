@@ -150,7 +150,9 @@ class StoreOutageTest {
     void a_dequeue_waiting_when_the_server_stops_returns_promptly_with_the_error_and_the_session_works_again()
             throws Exception {
         try (QueueSession s = engine.openSession()) {
+            java.util.concurrent.atomic.AtomicReference<Thread> dequeuer = new java.util.concurrent.atomic.AtomicReference<>();
             java.util.concurrent.CompletableFuture<AqException> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                dequeuer.set(Thread.currentThread());
                 try {
                     s.dequeue("WORK", DequeueOptions.create().waitSeconds(120));
                     return null;
@@ -158,7 +160,9 @@ class StoreOutageTest {
                     return e;
                 }
             });
-            Thread.sleep(500); // the dequeue is waiting
+            // the dequeue is waiting (parked in its wait; had it returned, the assertions below say with what)
+            await().atMost(Duration.ofSeconds(10)).until(() -> waiting.isDone()
+                    || dequeuer.get() != null && Blocking.parkedOnCondition(dequeuer.get()));
             long stoppedAt = System.nanoTime();
             server.stop();
             AqException e = waiting.get(30, TimeUnit.SECONDS);

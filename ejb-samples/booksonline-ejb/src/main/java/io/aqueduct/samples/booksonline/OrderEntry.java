@@ -9,6 +9,8 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,7 +39,7 @@ public class OrderEntry {
         MessageId id;
         try (QueueSession session = queues.openSession()) {
             // JSON-P writes the text: quotes, backslashes and control characters in the values stay data
-            jakarta.json.JsonObjectBuilder order = jakarta.json.Json.createObjectBuilder();
+            JsonObjectBuilder order = Json.createObjectBuilder();
             put(order, "orderId", orderId);
             put(order, "customer", customer);
             put(order, "shipping", shipping.name());
@@ -92,7 +94,7 @@ public class OrderEntry {
         }
     }
 
-    private static void put(jakarta.json.JsonObjectBuilder b, String name, String value) {
+    private static void put(JsonObjectBuilder b, String name, String value) {
         if (value == null) {
             b.addNull(name);
         } else {

@@ -5,6 +5,9 @@ import io.aqueduct.api.Message;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
 import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,8 +37,8 @@ public class Shipping implements AqMessageListener {
     public void onMessage(Message message) {
         String orderId;
         String shipping;
-        try (var reader = jakarta.json.Json.createReader(new StringReader(message.text()))) {
-            var order = reader.readObject();
+        try (JsonReader reader = Json.createReader(new StringReader(message.text()))) {
+            JsonObject order = reader.readObject();
             orderId = order.getString("orderId");
             shipping = order.getString("shipping");
         }

@@ -13,6 +13,7 @@ import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.SortOrder;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.time.ManualClock;
+import jakarta.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +57,12 @@ public final class BooksOnLineDemo {
                 {1004, "Ground", 3, "RUSH"}, {1005, "FedEx", 1, "NORMAL"}, {1006, "Air", 2, "RUSH"},
             };
             for (Object[] o : orders) {
-                String json = String.format("{\"orderno\": %d, \"shipping\": \"%s\", \"ordertype\": \"%s\"}", o[0], o[1], o[3]);
+                // JSON-P writes the text: whatever the values hold, they stay data
+                String json = Json.createObjectBuilder()
+                        .add("orderno", (Integer) o[0])
+                        .add("shipping", (String) o[1])
+                        .add("ordertype", (String) o[3])
+                        .build().toString();
                 var id = session.enqueue("OE.OE_bookedorders_que",
                         Message.of(json, MessageProperties.create().priority((Integer) o[2]).correlation((String) o[3])));
                 say("  enqueued order " + o[0] + " shipping " + o[1] + " (priority " + o[2] + ", correlation " + o[3] + ") as " + id);

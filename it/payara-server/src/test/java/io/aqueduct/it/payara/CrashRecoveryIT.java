@@ -1,6 +1,7 @@
 package io.aqueduct.it.payara;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -184,9 +186,17 @@ class CrashRecoveryIT {
             assertThat(problems(log)).as("warnings or errors of Payara's transaction recovery after restart #" + k).isEmpty();
         }
 
-        waitFor("all " + KEYS + " keys processed", Duration.ofSeconds(120), 200, st -> st[0] >= KEYS);
-        Thread.sleep(1000); // a duplicate would come now, if at all
-        long rowsAtEnd = state()[0];
+        long[] rows = {waitFor("all " + KEYS + " keys processed", Duration.ofSeconds(120), 200, st -> st[0] >= KEYS)[0]};
+        // a duplicate would come now, if at all: the row count must stay the same for a second (a change
+        // starts the second again, and the verdict below tells what the extra rows are)
+        await("the row count unchanged for 1 s").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                    long now = state()[0];
+                    boolean same = now == rows[0];
+                    rows[0] = now;
+                    return same;
+                });
+        long rowsAtEnd = rows[0];
         Verdict v = verify(domain.get("/crash/crash/verify", Duration.ofSeconds(60)));
         log("figures: keys " + KEYS + ", processed (rows) " + rowsAtEnd + ", lost " + v.lost.size() + ", duplicated "
                 + v.duplicated.size() + ", inconsistent " + v.inconsistent.size() + ", still in A " + v.inA + ", in exception queue "
@@ -208,25 +218,27 @@ class CrashRecoveryIT {
      * Polls the state until {@code done}; a server still starting (connection refused, 404 while the
      * application loads) counts as not yet. Fails after {@code max} with the last state or error.
      */
-    private long[] waitFor(String what, Duration max, long pollMillis, java.util.function.Predicate<long[]> done)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + max.toNanos();
-        String last = "nothing read yet";
-        while (true) {
-            try {
-                long[] st = state();
-                if (done.test(st)) {
-                    return st;
+    private long[] waitFor(String what, Duration max, long pollMillis, java.util.function.Predicate<long[]> done) {
+        String[] last = {"nothing read yet"};
+        long[][] reached = {null};
+        try {
+            await(what).atMost(max).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(pollMillis)).until(() -> {
+                try {
+                    long[] st = state();
+                    if (done.test(st)) {
+                        reached[0] = st;
+                        return true;
+                    }
+                    last[0] = "rows=" + st[0] + " inDoubtMessages=" + st[1];
+                } catch (RuntimeException e) {
+                    last[0] = e.getMessage();
                 }
-                last = "rows=" + st[0] + " inDoubtMessages=" + st[1];
-            } catch (RuntimeException e) {
-                last = e.getMessage();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("waited " + max.toSeconds() + " s for " + what + "; last state: " + last);
-            }
-            Thread.sleep(pollMillis);
+                return false;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("waited " + max.toSeconds() + " s for " + what + "; last state: " + last[0], e);
         }
+        return reached[0];
     }
 
     /** rows in the table and in-doubt messages of the engine; a server still starting reads as "not yet". */
