@@ -6,7 +6,7 @@ import io.aqueduct.api.Agent;
 import io.aqueduct.api.SubscriberInfo;
 import io.aqueduct.engine.expression.Expression;
 import io.aqueduct.engine.queue.Subscriber;
-import io.aqueduct.engine.session.ConsumerStates;
+import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.SubscriberEntity;
 import java.util.ArrayList;
 import io.aqueduct.api.PayloadType;
@@ -16,7 +16,12 @@ import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueTableInfo;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.QueueType;
-import io.aqueduct.engine.AqueductEngine;
+import io.aqueduct.engine.queue.Catalog;
+import io.aqueduct.engine.queue.QualifiedName;
+import io.aqueduct.engine.store.OwnTransactions;
+import io.aqueduct.engine.store.StoreConnection;
+import io.aqueduct.engine.time.DueWork;
+import io.aqueduct.engine.transform.TransformationCatalog;
 import io.aqueduct.engine.queue.QueueMeta;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.QueueTableMeta;
@@ -49,17 +54,57 @@ public final class QueueAdministration implements QueueAdmin {
     private static final int MAX_RULE_BYTES = 4000;
     private static final Pattern AGENT_NAME = Pattern.compile("\\p{L}[\\p{L}\\p{N}_$#]*");
 
-    private final AqueductEngine engine;
+    private final OwnTransactions own;
+    private final Catalog catalog;
+    private final TransformationCatalog transformations;
+    private final CatalogLoader loader;
+    private final DueWork dueWork;
+    private final String defaultSchema;
+    /** Tells the other nodes of a shared store to re-read the catalog; null on a store of one JVM. */
+    private final Runnable catalogChanged;
 
-    public QueueAdministration(AqueductEngine engine) {
-        this.engine = engine;
+    public QueueAdministration(OwnTransactions own, Catalog catalog, TransformationCatalog transformations,
+            CatalogLoader loader, DueWork dueWork, String defaultSchema, Runnable catalogChanged) {
+        this.own = own;
+        this.catalog = catalog;
+        this.transformations = transformations;
+        this.loader = loader;
+        this.dueWork = dueWork;
+        this.defaultSchema = defaultSchema;
+        this.catalogChanged = catalogChanged;
+    }
+
+    /**
+     * Administration's transaction: the engine's own, and on a shared store the other nodes are
+     * told (after the commit) to re-read the catalog.
+     */
+    private <T> T inAdminTransaction(java.util.function.Function<StoreConnection, T> work) {
+        T result = own.run(work);
+        if (catalogChanged != null) {
+            catalogChanged.run();
+        }
+        return result;
+    }
+
+    /**
+     * Re-reads the catalog on a shared store (another node changed it); returns whether it did
+     * (false on a store of one JVM, whose catalog is always whole). Under the administration's
+     * lock: a local change (commit, then its update of the catalog in memory) is never interleaved
+     * with a re-read that already sees its commit.
+     */
+    public synchronized boolean refreshCatalog() {
+        if (catalogChanged == null) {
+            return false;
+        }
+        loader.refresh();
+        return true;
     }
 
     // ------------------------------------------------------------------ queue tables
 
     @Override
     public synchronized void createQueueTable(String queueTable, QueueTableProperties properties) {
-        QualifiedName qn = QualifiedName.forCreate(queueTable, engine.defaultSchema(), "queue table");
+        QualifiedName qn = QualifiedName.forCreate(queueTable, defaultSchema, "queue table");
         QueueTableProperties p = properties == null ? QueueTableProperties.create() : properties;
         if (p.payloadType() == PayloadType.OBJECT
                 && (p.objectType() == null || !JAVA_CLASS_NAME.matcher(p.objectType()).matches())) {
@@ -67,16 +112,16 @@ public final class QueueAdministration implements QueueAdmin {
                     + "' is not a Java class name: an OBJECT queue table needs the fully qualified name of its payload class.");
         }
         checkComment(p.comment());
-        if (engine.catalog().table(qn.toString()) != null) {
+        if (catalog.table(qn.toString()) != null) {
             throw new AqException(AqError.QUEUE_TABLE_EXISTS, "Queue table " + qn + " already exists.");
         }
         String exceptionQueue = "AQ$_" + qn.name() + "_E";
-        if (engine.catalog().queue(qn.schema() + "." + exceptionQueue) != null) {
+        if (catalog.queue(qn.schema() + "." + exceptionQueue) != null) {
             throw new AqException(AqError.QUEUE_EXISTS, "Queue " + qn.schema() + "." + exceptionQueue
                     + " already exists; the default exception queue of " + qn + " would take that name.");
         }
         QueueMeta[] created = new QueueMeta[1];
-        QueueTableMeta table = engine.inAdminTransaction(c -> {
+        QueueTableMeta table = inAdminTransaction(c -> {
             QueueTableMeta t = c.work(em -> {
                 QueueTableEntity e = new QueueTableEntity();
                 e.id = nextId(em, "QueueTableEntity");
@@ -89,18 +134,18 @@ public final class QueueAdministration implements QueueAdmin {
                 e.messageGrouping = p.messageGrouping().name();
                 e.comment = p.comment();
                 em.persist(e);
-                QueueTableMeta meta = engine.tableMeta(e);
+                QueueTableMeta meta = CatalogLoader.tableMeta(e);
                 QueueEntity q = newQueue(em, qn.schema(), exceptionQueue, e.id, QueueProperties.create()
                         .queueType(QueueType.EXCEPTION).comment("exception queue of " + qn));
                 created[0] = queueMeta(q, meta);
                 return meta;
             });
-            c.jdbc(conn -> engine.store().dialect().createQueueTableView(conn, t.owner(), t.name(), t.id(),
+            c.jdbc(conn -> own.dialect().createQueueTableView(conn, t.owner(), t.name(), t.id(),
                     t.multipleConsumers()));
             return t;
         });
-        engine.catalog().putTable(table);
-        engine.catalog().putQueue(created[0]);
+        catalog.putTable(table);
+        catalog.putQueue(created[0]);
     }
 
     @Override
@@ -108,14 +153,14 @@ public final class QueueAdministration implements QueueAdmin {
         QueueTableMeta t = table(queueTable);
         String comment = newComment == null ? t.comment() : newComment; // null leaves it unchanged, as in AQ
         checkComment(comment);
-        engine.inAdminTransaction(c -> c.work(em -> {
+        inAdminTransaction(c -> c.work(em -> {
             em.find(QueueTableEntity.class, t.id()).comment = comment;
             return null;
         }));
         QueueTableMeta altered = new QueueTableMeta(t.id(), t.owner(), t.name(), t.payloadType(), t.objectType(),
                 t.sortOrder(), t.multipleConsumers(), t.grouping(), comment);
-        engine.catalog().putTable(altered);
-        for (QueueRuntime q : engine.catalog().queuesOf(t.id())) {
+        catalog.putTable(altered);
+        for (QueueRuntime q : catalog.queuesOf(t.id())) {
             QueueMeta m = q.meta();
             q.meta(new QueueMeta(m.id(), m.owner(), m.name(), altered, m.type(), m.maxRetries(), m.retryDelaySeconds(),
                     m.retentionSeconds(), m.enqueueEnabled(), m.dequeueEnabled(), m.comment()));
@@ -126,7 +171,7 @@ public final class QueueAdministration implements QueueAdmin {
     public synchronized void dropQueueTable(String queueTable, boolean force) {
         QueueTableMeta t = table(queueTable);
         String defaultExceptionQueue = t.defaultExceptionQueueName();
-        List<QueueRuntime> queues = engine.catalog().queuesOf(t.id());
+        List<QueueRuntime> queues = catalog.queuesOf(t.id());
         List<QueueRuntime> userQueues = queues.stream()
                 .filter(q -> !(q.meta().owner().equals(t.owner()) && q.meta().name().equals(defaultExceptionQueue))).toList();
         if (!userQueues.isEmpty() && !force) {
@@ -139,7 +184,7 @@ public final class QueueAdministration implements QueueAdmin {
             setEnabled(q, false, false);
             awaitQuiet(q);
         }
-        engine.inAdminTransaction(c -> {
+        inAdminTransaction(c -> {
             c.work(em -> {
                 for (QueueRuntime q : queues) {
                     deleteConsumers(em, q.meta().id());
@@ -149,20 +194,20 @@ public final class QueueAdministration implements QueueAdmin {
                 em.createQuery("DELETE FROM QueueTableEntity t WHERE t.id = :t").setParameter("t", t.id()).executeUpdate();
                 return null;
             });
-            c.jdbc(conn -> engine.store().dialect().dropQueueTableView(conn, t.owner(), t.name()));
+            c.jdbc(conn -> own.dialect().dropQueueTableView(conn, t.owner(), t.name()));
             return null;
         });
         for (QueueRuntime q : queues) {
-            engine.catalog().removeQueue(q);
+            catalog.removeQueue(q);
         }
-        engine.catalog().removeTable(t.qualifiedName());
+        catalog.removeTable(t.qualifiedName());
     }
 
     // ------------------------------------------------------------------ queues
 
     @Override
     public synchronized void createQueue(String queue, String queueTable, QueueProperties properties) {
-        QualifiedName qn = QualifiedName.forCreate(queue, engine.defaultSchema(), "queue");
+        QualifiedName qn = QualifiedName.forCreate(queue, defaultSchema, "queue");
         QueueTableMeta t = table(queueTable);
         QueueProperties p = properties == null ? QueueProperties.create() : properties;
         checkQueueSettings(p.maxRetries(), p.retryDelay(), p.retention());
@@ -171,11 +216,11 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.INVALID_VALUE, "Queue " + qn + " must be in the schema of its queue table "
                     + t.qualifiedName() + ": name it " + t.owner() + "." + qn.name() + ".");
         }
-        if (engine.catalog().queue(qn.toString()) != null) {
+        if (catalog.queue(qn.toString()) != null) {
             throw new AqException(AqError.QUEUE_EXISTS, "Queue " + qn + " already exists.");
         }
-        QueueMeta meta = engine.inAdminTransaction(c -> c.work(em -> queueMeta(newQueue(em, qn.schema(), qn.name(), t.id(), p), t)));
-        engine.catalog().putQueue(meta);
+        QueueMeta meta = inAdminTransaction(c -> c.work(em -> queueMeta(newQueue(em, qn.schema(), qn.name(), t.id(), p), t)));
+        catalog.putQueue(meta);
     }
 
     @Override
@@ -189,7 +234,7 @@ public final class QueueAdministration implements QueueAdmin {
         String newComment = comment == null ? m.comment() : comment;
         checkQueueSettings(retries, delay, retention);
         checkComment(newComment);
-        engine.inAdminTransaction(c -> c.work(em -> {
+        inAdminTransaction(c -> c.work(em -> {
             QueueEntity e = em.find(QueueEntity.class, m.id());
             e.maxRetries = retries;
             e.retryDelay = delay;
@@ -217,13 +262,13 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.QUEUE_BUSY, "Queue " + m.qualifiedName()
                     + " still has transactions working on it: stop it with wait, then drop it.");
         }
-        engine.inAdminTransaction(c -> c.work(em -> {
+        inAdminTransaction(c -> c.work(em -> {
             deleteConsumers(em, m.id());
             em.createQuery("DELETE FROM MessageEntity m WHERE m.queueId = :q").setParameter("q", m.id()).executeUpdate();
             em.createQuery("DELETE FROM QueueEntity q WHERE q.id = :q").setParameter("q", m.id()).executeUpdate();
             return null;
         }));
-        engine.catalog().removeQueue(q);
+        catalog.removeQueue(q);
     }
 
     @Override
@@ -269,7 +314,7 @@ public final class QueueAdministration implements QueueAdmin {
         if (m.enqueueEnabled() == enqueue && m.dequeueEnabled() == dequeue) {
             return;
         }
-        engine.inAdminTransaction(c -> c.work(em -> {
+        inAdminTransaction(c -> c.work(em -> {
             QueueEntity e = em.find(QueueEntity.class, m.id());
             e.enqueueEnabled = (short) (enqueue ? 1 : 0);
             e.dequeueEnabled = (short) (dequeue ? 1 : 0);
@@ -305,7 +350,7 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.TOO_MANY_SUBSCRIBERS, "Queue " + q.meta().qualifiedName() + " already has "
                     + MAX_SUBSCRIBERS + " subscribers, the most a queue can have.");
         }
-        engine.inAdminTransaction(c -> c.work(em -> {
+        inAdminTransaction(c -> c.work(em -> {
             SubscriberEntity e = new SubscriberEntity();
             e.id = nextId(em, "SubscriberEntity");
             e.queueId = q.meta().id();
@@ -337,7 +382,7 @@ public final class QueueAdministration implements QueueAdmin {
         Expression parsed = rule(rule);
         Subscriber existing = existing(q, subscriber);
         String tname = subscriberTransformation(q, transformation);
-        engine.inAdminTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r,"
+        inAdminTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r,"
                 + " s.transformation = :t WHERE s.queueId = :q AND s.consumer = :k").setParameter("r", rule)
                 .setParameter("t", tname).setParameter("q", q.meta().id())
                 .setParameter("k", existing.key()).executeUpdate()));
@@ -351,7 +396,7 @@ public final class QueueAdministration implements QueueAdmin {
         if (transformation == null) {
             return null;
         }
-        Transformation t = Transformations.lookup(engine, transformation);
+        Transformation t = transformations.lookup(transformation);
         PayloadTypeName queueType = PayloadTypeName.of(q.meta().table());
         if (!t.from().sameAs(queueType)) {
             throw new AqException(AqError.TRANSFORMATION_WRONG_TYPE, "Transformation " + t.qualifiedName() + " takes "
@@ -364,7 +409,7 @@ public final class QueueAdministration implements QueueAdmin {
 
     @Override
     public synchronized void createTransformation(String name, String fromType, String toType, String functionClass) {
-        QualifiedName qn = QualifiedName.forCreate(name, engine.defaultSchema(), "transformation");
+        QualifiedName qn = QualifiedName.forCreate(name, defaultSchema, "transformation");
         Transformation t = Transformation.function(qn.schema(), qn.name(), typeName(fromType, "source"),
                 typeName(toType, "target"), functionClass);
         create(t);
@@ -373,39 +418,39 @@ public final class QueueAdministration implements QueueAdmin {
     @Override
     public synchronized void createTransformation(String name, String fromType, String toType,
             Map<String, String> attributeExpressions) {
-        QualifiedName qn = QualifiedName.forCreate(name, engine.defaultSchema(), "transformation");
+        QualifiedName qn = QualifiedName.forCreate(name, defaultSchema, "transformation");
         Transformation t = Transformation.attributes(qn.schema(), qn.name(), typeName(fromType, "source"),
                 typeName(toType, "target"), attributeExpressions);
         create(t);
     }
 
     private void create(Transformation t) {
-        if (engine.catalog().transformation(t.qualifiedName()) != null) {
+        if (transformations.get(t.qualifiedName()) != null) {
             throw new AqException(AqError.TRANSFORMATION_EXISTS, "Transformation " + t.qualifiedName() + " already exists.");
         }
         Transformations.checkStorable(t);
-        engine.inAdminTransaction(c -> {
+        inAdminTransaction(c -> {
             c.jdbc(conn -> Transformations.insert(conn, t));
             return null;
         });
-        engine.catalog().putTransformation(t);
+        transformations.put(t);
     }
 
     @Override
     public synchronized void modifyTransformation(String name, String functionClass) {
-        Transformation old = Transformations.lookup(engine, name);
+        Transformation old = transformations.lookup(name);
         replace(Transformation.function(old.schema(), old.name(), old.from(), old.to(), functionClass));
     }
 
     @Override
     public synchronized void modifyTransformation(String name, Map<String, String> attributeExpressions) {
-        Transformation old = Transformations.lookup(engine, name);
+        Transformation old = transformations.lookup(name);
         replace(Transformation.attributes(old.schema(), old.name(), old.from(), old.to(), attributeExpressions));
     }
 
     @Override
     public synchronized void modifyTransformation(String name, String attribute, String expression) {
-        Transformation old = Transformations.lookup(engine, name);
+        Transformation old = transformations.lookup(name);
         if (old.functionClass() != null) {
             throw new AqException(AqError.INVALID_VALUE, "Transformation " + old.qualifiedName() + " is computed by the"
                     + " function " + old.functionClass() + ": replace it with a map of attribute expressions instead.");
@@ -418,18 +463,18 @@ public final class QueueAdministration implements QueueAdmin {
 
     private void replace(Transformation t) {
         Transformations.checkStorable(t);
-        engine.inAdminTransaction(c -> {
+        inAdminTransaction(c -> {
             c.jdbc(conn -> Transformations.update(conn, t));
             return null;
         });
-        engine.catalog().putTransformation(t);
+        transformations.put(t);
     }
 
     @Override
     public synchronized void dropTransformation(String name) {
-        Transformation t = Transformations.lookup(engine, name);
+        Transformation t = transformations.lookup(name);
         List<String> users = new ArrayList<>();
-        for (QueueRuntime q : engine.catalog().queues()) {
+        for (QueueRuntime q : catalog.queues()) {
             for (Subscriber s : q.subscribers()) {
                 if (t.qualifiedName().equals(s.transformation())) {
                     users.add(describe(s.agent()) + " of " + q.meta().qualifiedName());
@@ -440,16 +485,16 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.INVALID_VALUE, "Transformation " + t.qualifiedName() + " is used by subscriber(s) "
                     + String.join(", ", users.stream().sorted().toList()) + ": alter or remove them first.");
         }
-        engine.inAdminTransaction(c -> {
+        inAdminTransaction(c -> {
             c.jdbc(conn -> Transformations.delete(conn, t));
             return null;
         });
-        engine.catalog().removeTransformation(t.qualifiedName());
+        transformations.remove(t.qualifiedName());
     }
 
     @Override
     public List<TransformationInfo> transformations() {
-        return engine.catalog().transformations().stream().sorted(Comparator.comparing(Transformation::qualifiedName))
+        return transformations.all().stream().sorted(Comparator.comparing(Transformation::qualifiedName))
                 .map(Transformation::info).toList();
     }
 
@@ -467,7 +512,7 @@ public final class QueueAdministration implements QueueAdmin {
     public synchronized void removeSubscriber(String queue, Agent subscriber) {
         QueueRuntime q = subscribable(queue, subscriber);
         Subscriber existing = existing(q, subscriber);
-        List<String> affected = engine.inAdminTransaction(c -> c.work(em -> {
+        List<String> affected = inAdminTransaction(c -> c.work(em -> {
             em.createQuery("DELETE FROM SubscriberEntity s WHERE s.queueId = :q AND s.consumer = :k")
                     .setParameter("q", q.meta().id()).setParameter("k", existing.key()).executeUpdate();
             List<String> msgids = em.createQuery("SELECT c.msgid FROM ConsumerStateEntity c WHERE c.queueId = :q"
@@ -483,7 +528,7 @@ public final class QueueAdministration implements QueueAdmin {
         subs.removeIf(s -> s.key().equals(existing.key()));
         q.subscribers(subs);
         q.dropLane(existing.key());
-        affected.forEach(id -> engine.timeManager().checkCompletion(id.trim()));
+        affected.forEach(id -> dueWork.checkCompletion(id.trim()));
     }
 
     @Override
@@ -552,21 +597,21 @@ public final class QueueAdministration implements QueueAdmin {
 
     @Override
     public List<QueueTableInfo> queueTables() {
-        return engine.catalog().tables().stream().sorted(Comparator.comparing(QueueTableMeta::qualifiedName))
+        return catalog.tables().stream().sorted(Comparator.comparing(QueueTableMeta::qualifiedName))
                 .map(QueueTableMeta::info).toList();
     }
 
     @Override
     public List<QueueInfo> queues() {
-        return engine.catalog().queues().stream().map(QueueRuntime::meta)
+        return catalog.queues().stream().map(QueueRuntime::meta)
                 .sorted(Comparator.comparing(QueueMeta::qualifiedName)).map(QueueMeta::info).toList();
     }
 
     private QueueTableMeta table(String queueTable) {
-        QualifiedName qn = QualifiedName.forLookup(queueTable, engine.defaultSchema(), "queue table");
-        QueueTableMeta t = engine.catalog().table(qn.toString());
-        if (t == null && engine.refreshCatalog()) {
-            t = engine.catalog().table(qn.toString()); // another node may have created it
+        QualifiedName qn = QualifiedName.forLookup(queueTable, defaultSchema, "queue table");
+        QueueTableMeta t = catalog.table(qn.toString());
+        if (t == null && catalog.refresh()) {
+            t = catalog.table(qn.toString()); // another node may have created it
         }
         if (t == null) {
             throw new AqException(AqError.QUEUE_TABLE_NOT_FOUND, "Queue table " + qn + " does not exist.");
@@ -575,10 +620,10 @@ public final class QueueAdministration implements QueueAdmin {
     }
 
     private QueueRuntime queue(String queue, boolean admin) {
-        QualifiedName qn = QualifiedName.forLookup(queue, engine.defaultSchema(), "queue");
-        QueueRuntime q = engine.catalog().queue(qn.toString());
-        if (q == null && engine.refreshCatalog()) {
-            q = engine.catalog().queue(qn.toString()); // another node may have created it
+        QualifiedName qn = QualifiedName.forLookup(queue, defaultSchema, "queue");
+        QueueRuntime q = catalog.queue(qn.toString());
+        if (q == null && catalog.refresh()) {
+            q = catalog.queue(qn.toString()); // another node may have created it
         }
         if (q == null) {
             throw new AqException(admin ? AqError.QUEUE_NOT_FOUND : AqError.QUEUE_DOES_NOT_EXIST, "Queue " + qn + " does not exist.");

@@ -12,7 +12,7 @@ public final class Catalog {
     private final Map<String, QueueRuntime> queues = new ConcurrentHashMap<>();
     private final Map<Long, QueueRuntime> queuesById = new ConcurrentHashMap<>();
     private final Listeners listeners = new Listeners();
-    private final Map<String, io.aqueduct.engine.transform.Transformation> transformations = new ConcurrentHashMap<>();
+    private volatile java.util.function.BooleanSupplier refresher = () -> false;
     /** Non-null on a store several nodes share: queues select in the database. */
     private final SharedStoreSelection shared;
     private final java.util.function.LongConsumer publisher;
@@ -28,21 +28,17 @@ public final class Catalog {
         this.publisher = this.shared == null ? null : publisher;
     }
 
-    /** A transformation by qualified name, or null. */
-    public io.aqueduct.engine.transform.Transformation transformation(String qualifiedName) {
-        return transformations.get(qualifiedName);
+    /**
+     * Re-reads the catalog from the store when several nodes share it (another node may have changed
+     * it); returns whether it did. A lookup that misses asks for it before it reports "no such queue".
+     */
+    public boolean refresh() {
+        return refresher.getAsBoolean();
     }
 
-    public void putTransformation(io.aqueduct.engine.transform.Transformation t) {
-        transformations.put(t.qualifiedName(), t);
-    }
-
-    public void removeTransformation(String qualifiedName) {
-        transformations.remove(qualifiedName);
-    }
-
-    public Collection<io.aqueduct.engine.transform.Transformation> transformations() {
-        return transformations.values();
+    /** What {@link #refresh} does (set once by whoever loads the catalog). */
+    public void refresher(java.util.function.BooleanSupplier refresher) {
+        this.refresher = refresher;
     }
 
     /** LISTEN's waiters, woken by a change in any queue. */

@@ -1,26 +1,39 @@
-package io.aqueduct.engine.session;
+package io.aqueduct.engine.queue;
 
-import io.aqueduct.engine.AqueductEngine;
-import io.aqueduct.engine.queue.QueueMeta;
-import io.aqueduct.engine.queue.QueueRuntime;
+import io.aqueduct.api.MessageState;
 import io.aqueduct.engine.store.MessageEntity;
 
-/** Where an unserviceable or expired message goes: its own exception queue, else its table's default. */
+/**
+ * Where an unserviceable or expired message goes, and the one way it is moved there: its own
+ * exception queue when it named one of its table, else its table's default one; EXPIRED there.
+ */
 public final class ExceptionQueues {
-    private ExceptionQueues() {
+    private final Catalog catalog;
+
+    public ExceptionQueues(Catalog catalog) {
+        this.catalog = catalog;
     }
 
-    public static QueueRuntime of(AqueductEngine engine, MessageEntity m, QueueMeta from) {
+    public QueueRuntime of(MessageEntity m, QueueMeta from) {
         if (m.exceptionQueue != null) {
-            QueueRuntime own = engine.catalog().queue(m.exceptionQueueSchema + "." + m.exceptionQueue);
+            QueueRuntime own = catalog.queue(m.exceptionQueueSchema + "." + m.exceptionQueue);
             if (own != null && own.meta().isException() && own.meta().table().id() == from.table().id()) {
                 return own;
             }
         }
-        QueueRuntime fallback = engine.catalog().queue(from.table().owner() + "." + from.table().defaultExceptionQueueName());
+        QueueRuntime fallback = catalog.queue(from.table().owner() + "." + from.table().defaultExceptionQueueName());
         if (fallback == null) {
             throw new IllegalStateException("Queue table " + from.table().qualifiedName() + " has lost its default exception queue");
         }
         return fallback;
+    }
+
+    /** Moves the (managed) row to its exception queue as EXPIRED, in the caller's transaction; returns that queue. */
+    public QueueRuntime move(MessageEntity m, QueueMeta from) {
+        QueueRuntime target = of(m, from);
+        m.queueId = target.meta().id();
+        m.state = MessageState.EXPIRED.code();
+        m.timeManagerInfo = null;
+        return target;
     }
 }

@@ -1,4 +1,4 @@
-package io.aqueduct.engine.admin;
+package io.aqueduct.engine.queue;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;

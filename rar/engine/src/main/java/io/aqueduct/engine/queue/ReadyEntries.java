@@ -1,6 +1,4 @@
-package io.aqueduct.engine;
-
-import io.aqueduct.engine.queue.ReadyEntry;
+package io.aqueduct.engine.queue;
 
 /** The one projection of a message row that makes a ready-index entry, shared by start-up and the time manager. */
 public final class ReadyEntries {

@@ -1,6 +1,5 @@
 package io.aqueduct.engine.session;
 
-import io.aqueduct.engine.AqueductEngine;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
@@ -14,12 +13,16 @@ import javax.transaction.xa.Xid;
 final class AqXaResource implements XAResource {
     private final EngineSession session;
     private final XAResource database;
-    private final AqueductEngine engine;
+    private final SessionContext context;
+    private final Branches branches;
+    private final TransactionCompletion completion;
 
     AqXaResource(EngineSession session, XAResource database) {
         this.session = session;
         this.database = database;
-        this.engine = session.engine();
+        this.context = session.context();
+        this.branches = context.branches();
+        this.completion = context.completion();
     }
 
     XAResource database() {
@@ -28,7 +31,7 @@ final class AqXaResource implements XAResource {
 
     /** The branch is over: its owner's connection is free of it. */
     private SessionTransaction ended(Xid xid) {
-        SessionTransaction branch = engine.xaBranches().remove(XidKey.of(xid));
+        SessionTransaction branch = branches.remove(XidKey.of(xid));
         if (branch != null && branch.prepared && branch.owner != null) {
             branch.owner.preparedBranches.decrementAndGet();
         }
@@ -38,10 +41,10 @@ final class AqXaResource implements XAResource {
     @Override
     public void start(Xid xid, int flags) throws XAException {
         database.start(xid, flags);
-        SessionTransaction branch = (flags & (TMJOIN | TMRESUME)) != 0 ? engine.xaBranches().get(XidKey.of(xid)) : null;
+        SessionTransaction branch = (flags & (TMJOIN | TMRESUME)) != 0 ? branches.get(XidKey.of(xid)) : null;
         if (branch == null) {
             branch = session.newBranchTransaction();
-            engine.xaBranches().put(XidKey.of(xid), branch);
+            branches.put(XidKey.of(xid), branch);
         }
         session.joinBranch(branch);
     }
@@ -57,7 +60,7 @@ final class AqXaResource implements XAResource {
 
     /** A branch doomed by a failed unit of work is rolled back instead of prepared or committed. */
     private void refuseIfRollbackOnly(Xid xid) throws XAException {
-        SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
+        SessionTransaction branch = branches.get(XidKey.of(xid));
         if (branch != null && branch.rollbackOnly) {
             rollback(xid);
             throw new XAException(XAException.XA_RBROLLBACK);
@@ -69,7 +72,7 @@ final class AqXaResource implements XAResource {
         refuseIfRollbackOnly(xid);
         journalBeforePrepare(xid);
         int vote = database.prepare(xid);
-        SessionTransaction prepared = engine.xaBranches().get(XidKey.of(xid));
+        SessionTransaction prepared = branches.get(XidKey.of(xid));
         if (prepared != null && vote != XA_RDONLY) {
             prepared.prepared = true; // from now on it outlives its connection
             prepared.preparedAtNanos = System.nanoTime();
@@ -81,7 +84,7 @@ final class AqXaResource implements XAResource {
             // nothing written: the branch is over now (it may still have held LOCKED messages)
             SessionTransaction branch = ended(xid);
             if (branch != null) {
-                TransactionCompletion.afterCommit(engine, branch);
+                completion.afterCommit(branch);
             }
         }
         return vote;
@@ -93,8 +96,8 @@ final class AqXaResource implements XAResource {
      * branch holds (its REMOVE attempts are there already).
      */
     private void journalBeforePrepare(Xid xid) throws XAException {
-        AttemptJournal journal = engine.attemptJournal();
-        SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
+        AttemptJournal journal = context.attemptJournal();
+        SessionTransaction branch = branches.get(XidKey.of(xid));
         if (journal == null || branch == null || (branch.enqueued.isEmpty() && branch.journalSlots.isEmpty())) {
             return;
         }
@@ -125,7 +128,7 @@ final class AqXaResource implements XAResource {
             if (onePhase && e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND) {
                 SessionTransaction branch = ended(xid);
                 if (branch != null) {
-                    TransactionCompletion.afterRollback(engine, branch);
+                    completion.afterRollback(branch);
                 }
             } else if (session.connectionGone()) {
                 XAException lost = connectionLostDuringCommit(xid, onePhase, e);
@@ -140,9 +143,9 @@ final class AqXaResource implements XAResource {
         }
         SessionTransaction branch = ended(xid);
         if (branch != null) {
-            TransactionCompletion.afterCommit(engine, branch);
+            completion.afterCommit(branch);
         } else {
-            engine.resynchronize(); // a branch recovered after a restart: the indexes learn from the table
+            branches.resynchronize(); // a branch recovered after a restart: the indexes learn from the table
         }
     }
 
@@ -153,13 +156,13 @@ final class AqXaResource implements XAResource {
      * (XA_RBCOMMFAIL) or not to be known (XA_HEURHAZ).
      */
     private XAException connectionLostDuringCommit(Xid xid, boolean onePhase, XAException cause) {
-        SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
+        SessionTransaction branch = branches.get(XidKey.of(xid));
         XAException x;
         if (!onePhase || branch == null || branch.prepared) {
             x = new XAException(XAException.XAER_RMFAIL);
         } else {
             ended(xid);
-            TransactionCompletion.Lost outcome = TransactionCompletion.afterConnectionLost(engine, branch, true);
+            TransactionCompletion.Lost outcome = completion.afterConnectionLost(branch, true);
             if (outcome == TransactionCompletion.Lost.COMMITTED) {
                 return null;
             }
@@ -175,11 +178,11 @@ final class AqXaResource implements XAResource {
         try {
             database.rollback(xid);
         } catch (XAException e) {
-            SessionTransaction branch = engine.xaBranches().get(XidKey.of(xid));
+            SessionTransaction branch = branches.get(XidKey.of(xid));
             if (branch != null && !branch.prepared && session.connectionGone()) {
                 // an unprepared branch ends with its connection: the database rolled it back already
                 ended(xid);
-                TransactionCompletion.afterConnectionLost(engine, branch, false);
+                completion.afterConnectionLost(branch, false);
                 return;
             }
             if (e.errorCode != XAException.XAER_NOTA && (e.errorCode < XAException.XA_RBBASE || e.errorCode > XAException.XA_RBEND)) {
@@ -191,9 +194,9 @@ final class AqXaResource implements XAResource {
         }
         SessionTransaction branch = ended(xid);
         if (branch != null) {
-            TransactionCompletion.afterRollback(engine, branch);
+            completion.afterRollback(branch);
         } else {
-            engine.resynchronize();
+            branches.resynchronize();
         }
     }
 
@@ -208,7 +211,7 @@ final class AqXaResource implements XAResource {
         SessionTransaction branch = ended(xid);
         if (branch != null) {
             // ended heuristically by the database's administrator: which way, the rows tell (as after a lost commit)
-            TransactionCompletion.afterConnectionLost(engine, branch, true);
+            completion.afterConnectionLost(branch, true);
         }
     }
 
@@ -230,7 +233,7 @@ final class AqXaResource implements XAResource {
     @Override
     public boolean isSameRM(XAResource other) throws XAException {
         XAResource o = other instanceof AqXaResource aq ? aq.database : other;
-        if (!engine.store().dialect().xaJoinAcrossConnections()) {
+        if (!context.store().dialect().xaJoinAcrossConnections()) {
             return o == database;
         }
         return database.isSameRM(o);

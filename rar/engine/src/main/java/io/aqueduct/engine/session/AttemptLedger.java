@@ -1,6 +1,7 @@
 package io.aqueduct.engine.session;
 
-import io.aqueduct.engine.AqueductEngine;
+import io.aqueduct.engine.store.NodeIdentity;
+import io.aqueduct.engine.store.Store;
 import io.aqueduct.engine.queue.ReadyEntry;
 import io.aqueduct.engine.store.StoreConnection;
 import java.sql.Connection;
@@ -31,7 +32,7 @@ public final class AttemptLedger implements AutoCloseable {
     /** A node whose heartbeat is older than this is dead (its time manager beats at least every second). */
     public static final long NODE_TIMEOUT_MS = 5000;
 
-    private final AqueductEngine engine;
+    private final Store store;
     private final String nodeId;
     private final ReentrantLock writing = new ReentrantLock();
     private final LinkedBlockingQueue<String> finished = new LinkedBlockingQueue<>();
@@ -43,9 +44,9 @@ public final class AttemptLedger implements AutoCloseable {
     public record Left(String id, String msgid, String consumer, long queueId) {
     }
 
-    public AttemptLedger(AqueductEngine engine) {
-        this.engine = engine;
-        this.nodeId = java.util.UUID.randomUUID().toString();
+    public AttemptLedger(Store store, NodeIdentity node) {
+        this.store = store;
+        this.nodeId = node.tag();
         forgetter = new Thread(this::forgetLoop, "aqueduct-attempt-ledger");
         forgetter.setDaemon(true);
         forgetter.start();
@@ -62,7 +63,7 @@ public final class AttemptLedger implements AutoCloseable {
      */
     String begin(StoreConnection own, long queueId, ReadyEntry e) {
         String id = id(e.msgid, e.consumer);
-        try (PreparedStatement ps = own.connection().prepareStatement(engine.store().dialect().upsert("AQ_ATTEMPT",
+        try (PreparedStatement ps = own.connection().prepareStatement(store.dialect().upsert("AQ_ATTEMPT",
                 List.of("ID", "MSGID", "CONSUMER", "QID", "NODE_ID"), "ID"))) {
             ps.setString(1, id);
             ps.setString(2, e.msgid);
@@ -78,7 +79,7 @@ public final class AttemptLedger implements AutoCloseable {
 
     /** A connection for a session's ledger records: the store's, in auto-commit. */
     StoreConnection openConnection() {
-        StoreConnection c = engine.store().open();
+        StoreConnection c = store.open();
         try {
             c.connection().setAutoCommit(true);
         } catch (SQLException e) {
@@ -96,7 +97,7 @@ public final class AttemptLedger implements AutoCloseable {
     /** The time manager's beat: this node is alive at {@code now}. */
     public void heartbeat(long now) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement(engine.store().dialect().upsert("AQ_NODE",
+            try (PreparedStatement ps = c.prepareStatement(store.dialect().upsert("AQ_NODE",
                     List.of("NODE_ID", "HEARTBEAT"), "NODE_ID"))) {
                 ps.setString(1, nodeId);
                 ps.setLong(2, now);
@@ -111,7 +112,7 @@ public final class AttemptLedger implements AutoCloseable {
         write(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT A.ID, A.MSGID, A.CONSUMER, A.QID FROM AQ_ATTEMPT A"
                     + " LEFT JOIN AQ_NODE N ON N.NODE_ID = A.NODE_ID WHERE A.NODE_ID <> ? AND (N.NODE_ID IS NULL OR N.HEARTBEAT < ?)"
-                    + engine.store().dialect().limit(100))) {
+                    + store.dialect().limit(100))) {
                 ps.setString(1, nodeId);
                 ps.setLong(2, now - NODE_TIMEOUT_MS);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -133,7 +134,7 @@ public final class AttemptLedger implements AutoCloseable {
         writing.lock();
         try {
             if (connection == null) {
-                connection = engine.store().open();
+                connection = store.open();
                 connection.connection().setAutoCommit(true);
             }
             work.run(connection.connection());

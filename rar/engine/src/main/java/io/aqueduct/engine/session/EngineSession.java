@@ -14,12 +14,10 @@ import io.aqueduct.api.QueueAdmin;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.Agent;
 import io.aqueduct.api.Visibility;
-import io.aqueduct.engine.AqueductEngine;
-import io.aqueduct.engine.admin.QualifiedName;
+import io.aqueduct.engine.queue.QualifiedName;
 import io.aqueduct.engine.payload.PayloadCodec;
 import io.aqueduct.engine.transform.PayloadTypeName;
 import io.aqueduct.engine.transform.Transformation;
-import io.aqueduct.engine.transform.Transformations;
 import io.aqueduct.engine.queue.QueueMeta;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.ReadyEntry;
@@ -29,6 +27,7 @@ import io.aqueduct.engine.expression.MessageSnapshot;
 import io.aqueduct.engine.expression.MessageView;
 import io.aqueduct.engine.expression.PayloadView;
 import io.aqueduct.engine.store.ConsumerStateEntity;
+import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.StoreConnection;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +47,8 @@ import javax.transaction.xa.XAResource;
  * transaction, and its dequeue position in each queue. Used by one thread at a time.
  */
 public final class EngineSession implements QueueSession {
-    private final AqueductEngine engine;
+    private final SessionContext context;
+    private final TransactionCompletion completion;
     /** The session's connection; replaced (outside an XA branch) when it broke. */
     private StoreConnection connection;
     private final String user;
@@ -70,8 +70,9 @@ public final class EngineSession implements QueueSession {
         String correlation;
     }
 
-    public EngineSession(AqueductEngine engine, StoreConnection connection, String user) {
-        this.engine = engine;
+    public EngineSession(SessionContext context, StoreConnection connection, String user) {
+        this.context = context;
+        this.completion = context.completion();
         this.connection = connection;
         this.user = user;
     }
@@ -80,8 +81,8 @@ public final class EngineSession implements QueueSession {
         return user;
     }
 
-    public AqueductEngine engine() {
-        return engine;
+    SessionContext context() {
+        return context;
     }
 
     // ------------------------------------------------------------------ enqueue
@@ -126,10 +127,10 @@ public final class EngineSession implements QueueSession {
             validateProperties(p);
             exceptionQueues.add(p.exceptionQueue() == null ? null : exceptionQueueFor(meta, p.exceptionQueue()));
             payloads.add(encodeWithinLimit(meta, m.payload()));
-            consumers.add(Recipients.of(q, m, engine.clock().now()));
+            consumers.add(Recipients.of(q, m, context.clock().now()));
         }
         if (opts.visibility() == Visibility.IMMEDIATE) {
-            SessionTransaction tx = new SessionTransaction(engine.nextTransactionId());
+            SessionTransaction tx = new SessionTransaction(context.ids().nextTransactionId());
             StoreConnection own = autonomous();
             List<MessageId> ids;
             try {
@@ -149,7 +150,7 @@ public final class EngineSession implements QueueSession {
      * whose size alone exceeds it is refused before it is encoded, so that a huge one is not copied first.
      */
     private byte[] encodeWithinLimit(QueueMeta meta, Object payload) {
-        long max = engine.maxPayloadBytes();
+        long max = context.limits().maxPayloadBytes();
         long known = payload instanceof byte[] b ? b.length : payload instanceof CharSequence cs ? cs.length() : -1;
         if (known > max) {
             throw payloadTooLarge(meta, known, max);
@@ -172,7 +173,7 @@ public final class EngineSession implements QueueSession {
         if (name == null) {
             return null;
         }
-        Transformation t = Transformations.lookup(engine, name);
+        Transformation t = context.transformations().lookup(name);
         PayloadTypeName queueType = PayloadTypeName.of(meta.table());
         if (t.to().type() != queueType.type()) {
             throw new AqException(AqError.TRANSFORMATION_WRONG_TYPE, "Transformation " + t.qualifiedName() + " gives "
@@ -191,7 +192,7 @@ public final class EngineSession implements QueueSession {
         if (consumer != null) {
             for (Subscriber s : q.subscribers()) {
                 if (s.key().equals(consumer) && s.transformation() != null) {
-                    Transformation t = engine.catalog().transformation(s.transformation());
+                    Transformation t = context.transformations().get(s.transformation());
                     if (t != null) {
                         chain.add(t);
                         type = t.to();
@@ -201,7 +202,7 @@ public final class EngineSession implements QueueSession {
             }
         }
         if (opts.transformation() != null) {
-            Transformation t = Transformations.lookup(engine, opts.transformation());
+            Transformation t = context.transformations().lookup(opts.transformation());
             if (!t.from().sameAs(type)) {
                 throw new AqException(AqError.TRANSFORMATION_WRONG_TYPE, "Transformation " + t.qualifiedName() + " takes "
                         + t.from() + " payloads; what " + (chain.isEmpty() ? "queue " + q.meta().qualifiedName() + " holds"
@@ -226,7 +227,7 @@ public final class EngineSession implements QueueSession {
     private List<MessageId> insert(StoreConnection c, SessionTransaction tx, QueueRuntime q, List<Message> messages,
             List<byte[]> payloads, List<QueueRuntime> exceptionQueues, List<List<Subscriber>> consumers) {
         QueueMeta meta = q.meta();
-        long now = engine.clock().millis();
+        long now = context.clock().millis();
         LocalDateTime enqTime = utc(now);
         List<Object> rows = new ArrayList<>(messages.size());
         List<SessionTransaction.Enqueued> enqueued = new ArrayList<>(messages.size());
@@ -234,7 +235,7 @@ public final class EngineSession implements QueueSession {
         SessionTransaction.GroupHead head = meta.table().transactionalGrouping() ? tx.groupHeads.get(q) : null;
         for (int i = 0; i < messages.size(); i++) {
             MessageProperties p = messages.get(i).properties();
-            long seq = engine.nextSequence();
+            long seq = context.ids().nextSequence();
             if (meta.table().transactionalGrouping() && head == null) {
                 head = new SessionTransaction.GroupHead(seq, now, p.priority(), now + p.delay() * 1000, p.expiration());
                 tx.groupHeads.put(q, head);
@@ -243,7 +244,7 @@ public final class EngineSession implements QueueSession {
             int priority = head != null ? head.priority() : p.priority();
             long readyAt = head != null ? head.readyAt() : now + p.delay() * 1000;
             long expiration = head != null ? head.expiration() : p.expiration();
-            MessageId id = MessageId.of(engine.nextMessageId());
+            MessageId id = MessageId.of(context.ids().nextMessageId());
             MessageEntity m = new MessageEntity();
             m.msgid = id.toString();
             m.queueId = meta.id();
@@ -297,7 +298,7 @@ public final class EngineSession implements QueueSession {
             rows.add(m);
             if (consumers.get(i) != null) {
                 for (Subscriber consumer : consumers.get(i)) {
-                    rows.add(ConsumerStates.pending(m.msgid, meta.id(), consumer));
+                    rows.add(Recipients.pendingPart(m.msgid, meta.id(), consumer));
                 }
             }
             ids.add(id);
@@ -326,7 +327,7 @@ public final class EngineSession implements QueueSession {
                     + ": the expiration is a number of seconds, 0 or more, or NEVER (-1).");
         }
         // every store keeps instants up to the end of the year 9999: beyond it, arithmetic or a column would overflow
-        long latest = (LATEST_INSTANT_MS - engine.clock().millis()) / 1000;
+        long latest = (LATEST_INSTANT_MS - context.clock().millis()) / 1000;
         if (p.delay() > latest) {
             throw new AqException(AqError.INVALID_DELAY, "Invalid delay " + p.delay() + ": the message would become"
                     + " ready after the year 9999; the longest delay now is " + latest + " seconds.");
@@ -342,8 +343,8 @@ public final class EngineSession implements QueueSession {
     }
 
     private QueueRuntime exceptionQueueFor(QueueMeta meta, String name) {
-        QualifiedName qn = QualifiedName.forLookup(name, engine.defaultSchema(), "exception queue");
-        QueueRuntime eq = engine.catalog().queue(qn.toString());
+        QualifiedName qn = QualifiedName.forLookup(name, context.defaultSchema(), "exception queue");
+        QueueRuntime eq = context.catalog().queue(qn.toString());
         if (eq == null) {
             throw new AqException(AqError.QUEUE_NOT_FOUND, "The exception queue " + qn + " does not exist.");
         }
@@ -373,10 +374,10 @@ public final class EngineSession implements QueueSession {
         if (known != null && !known.dropped()) {
             return known;
         }
-        QualifiedName qn = QualifiedName.forLookup(queue, engine.defaultSchema(), "queue");
-        QueueRuntime q = engine.catalog().queue(qn.toString());
-        if (q == null && engine.refreshCatalog()) {
-            q = engine.catalog().queue(qn.toString()); // another node may have created it
+        QualifiedName qn = QualifiedName.forLookup(queue, context.defaultSchema(), "queue");
+        QueueRuntime q = context.catalog().queue(qn.toString());
+        if (q == null && context.catalog().refresh()) {
+            q = context.catalog().queue(qn.toString()); // another node may have created it
         }
         if (q == null) {
             throw new AqException(AqError.QUEUE_DOES_NOT_EXIST, "The queue " + qn + " does not exist.");
@@ -400,7 +401,7 @@ public final class EngineSession implements QueueSession {
         DequeueOptions opts = options == null ? DequeueOptions.create() : options;
         QueueRuntime q = queueForDequeue(queue, opts);
         if (opts.visibility() == Visibility.IMMEDIATE) {
-            SessionTransaction tx = new SessionTransaction(engine.nextTransactionId());
+            SessionTransaction tx = new SessionTransaction(context.ids().nextTransactionId());
             StoreConnection own = autonomous();
             Message m;
             try {
@@ -517,10 +518,10 @@ public final class EngineSession implements QueueSession {
         Predicate<String> correlation = opts.correlation() == null ? null : CorrelationPattern.compile(opts.correlation());
         Predicate<ReadyEntry> condition = condition(c, q, opts.condition());
         long waitMillis = opts.waitSeconds() == DequeueOptions.FOREVER ? Long.MAX_VALUE : opts.waitSeconds() * 1000;
-        long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : engine.clock().millis() + waitMillis;
+        long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : context.clock().millis() + waitMillis;
         Navigation nav = navigation;
         while (true) {
-            if (engine.isClosed()) {
+            if (context.engineClosed().getAsBoolean()) {
                 throw new AqException(AqError.SESSION_STATE, "The Aqueduct engine was closed during the dequeue from "
                         + q.meta().qualifiedName() + ".");
             }
@@ -532,13 +533,13 @@ public final class EngineSession implements QueueSession {
             }
             long version = q.version();
             QueueRuntime.Pick pick = q.pick(new QueueRuntime.Request(tx, consumer, opts.mode(), nav, pos.last, msgid,
-                    correlation, condition, engine.clock().millis(), c));
+                    correlation, condition, context.clock().millis(), c));
             if (pick instanceof QueueRuntime.Nothing && msgid == null && pos.last != null
                     && nav != Navigation.FIRST_MESSAGE && opts.waitSeconds() != DequeueOptions.NO_WAIT) {
                 // the end of the queue with a wait: the position goes back to the start
                 nav = Navigation.FIRST_MESSAGE;
                 pick = q.pick(new QueueRuntime.Request(tx, consumer, opts.mode(), nav, null, null, correlation, condition,
-                        engine.clock().millis(), c));
+                        context.clock().millis(), c));
             }
             if (pick instanceof QueueRuntime.Found found) {
                 Message m = materialize(c, tx, q, found.entry(), opts.mode(), chain);
@@ -566,7 +567,7 @@ public final class EngineSession implements QueueSession {
                 throw new AqException(AqError.MESSAGE_NOT_FOUND, "No message with id " + msgid + " in queue "
                         + q.meta().qualifiedName() + ".");
             }
-            long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - engine.clock().millis();
+            long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - context.clock().millis();
             if (remaining <= 0) {
                 throw new AqException(AqError.NO_MESSAGE, (opts.waitSeconds() == DequeueOptions.NO_WAIT
                         ? "No message to dequeue from " : "No message arrived in time in ") + q.meta().qualifiedName() + ".");
@@ -591,14 +592,14 @@ public final class EngineSession implements QueueSession {
      */
     private void recordAttempt(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry entry) {
         try {
-            AttemptLedger ledger = engine.attemptLedger();
+            AttemptLedger ledger = context.attemptLedger();
             if (ledger != null) {
                 if (ledgerConnection == null) {
                     ledgerConnection = ledger.openConnection();
                 }
                 tx.attempts.add(ledger.begin(ledgerConnection, q.meta().id(), entry));
             }
-            AttemptJournal journal = engine.attemptJournal();
+            AttemptJournal journal = context.attemptJournal();
             if (journal != null) {
                 tx.journalSlots.add(journal.attempt(tx.key, q.meta().id(), entry.msgid, entry.consumer));
             }
@@ -660,8 +661,8 @@ public final class EngineSession implements QueueSession {
             queues.add(q);
             consumers.add(multi ? Subscriber.localKey(a.name()) : null);
         }
-        io.aqueduct.engine.queue.Listeners listeners = engine.catalog().listeners();
-        long deadline = waitSeconds == DequeueOptions.FOREVER ? Long.MAX_VALUE : engine.clock().millis() + waitSeconds * 1000;
+        io.aqueduct.engine.queue.Listeners listeners = context.catalog().listeners();
+        long deadline = waitSeconds == DequeueOptions.FOREVER ? Long.MAX_VALUE : context.clock().millis() + waitSeconds * 1000;
         listeners.enter();
         try {
             while (true) {
@@ -669,14 +670,14 @@ public final class EngineSession implements QueueSession {
                 for (int i = 0; i < agents.size(); i++) {
                     QueueRuntime q = queues.get(i);
                     if (!q.dropped() && q.meta().dequeueEnabled()
-                            && q.hasAvailable(consumers.get(i), null, engine.clock().millis(), this::autonomous)) {
+                            && q.hasAvailable(consumers.get(i), null, context.clock().millis(), this::autonomous)) {
                         return agents.get(i);
                     }
                 }
-                if (engine.isClosed()) {
+                if (context.engineClosed().getAsBoolean()) {
                     throw new AqException(AqError.SESSION_STATE, "The Aqueduct engine was closed during LISTEN.");
                 }
-                long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - engine.clock().millis();
+                long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - context.clock().millis();
                 if (remaining <= 0) {
                     throw new AqException(AqError.LISTEN_TIMEOUT, "No message arrived for any of the " + agents.size()
                             + " agents within the LISTEN wait.");
@@ -713,7 +714,7 @@ public final class EngineSession implements QueueSession {
             MessageView view = MessageSnapshot.builder().priority(m.priority).correlation(m.correlation)
                     .enqueueTime(m.enqueueTime.toInstant(ZoneOffset.UTC)).delay(delaySeconds(m)).expiration(m.expiration)
                     .retryCount(m.retryCount).senderName(m.senderName).messageId(id.trim())
-                    .payload(PayloadView.lazy(meta.table().payloadType(), () -> PayloadCodec.decode(meta.table(), m.payloadBytes(), engine.deserializationFilter())))
+                    .payload(PayloadView.lazy(meta.table().payloadType(), () -> PayloadCodec.decode(meta.table(), m.payloadBytes(), context.limits().deserializationFilter())))
                     .build();
             return expression.test(view);
         }, false));
@@ -742,13 +743,13 @@ public final class EngineSession implements QueueSession {
         String consumer = consumerName == null || !q.meta().table().multipleConsumers() || q.meta().isException()
                 ? null : Subscriber.localKey(consumerName);
         Predicate<String> match = correlation == null ? null : CorrelationPattern.compile(correlation);
-        long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : engine.clock().millis() + waitMillis;
-        while (!q.dropped() && !engine.isClosed() && !cancelled.getAsBoolean()) {
+        long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : context.clock().millis() + waitMillis;
+        while (!q.dropped() && !context.engineClosed().getAsBoolean() && !cancelled.getAsBoolean()) {
             long version = q.version();
-            if (q.meta().dequeueEnabled() && q.hasAvailable(consumer, match, engine.clock().millis(), this::autonomous)) {
+            if (q.meta().dequeueEnabled() && q.hasAvailable(consumer, match, context.clock().millis(), this::autonomous)) {
                 return true;
             }
-            long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - engine.clock().millis();
+            long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - context.clock().millis();
             if (remaining <= 0) {
                 return false;
             }
@@ -768,7 +769,7 @@ public final class EngineSession implements QueueSession {
         AqException[] failed = new AqException[1]; // a failed transformation: nothing consumed, the message released
         QueueMeta meta = q.meta();
         boolean consume = mode == DequeueMode.REMOVE || mode == DequeueMode.REMOVE_NODATA;
-        long now = engine.clock().millis();
+        long now = context.clock().millis();
         Long retentionDue = null;
         if (consume && !meta.isException() && meta.retentionSeconds() != 0) {
             retentionDue = meta.retentionSeconds() < 0 ? null : now + meta.retentionSeconds() * 1000;
@@ -903,7 +904,7 @@ public final class EngineSession implements QueueSession {
         }
         p.recorded(attempts, m.enqueueTime.toInstant(ZoneOffset.UTC), MessageState.ofCode(m.state),
                 m.originalMsgid == null ? null : MessageId.parse(m.originalMsgid.trim()));
-        Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes(), engine.deserializationFilter()) : null;
+        Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes(), context.limits().deserializationFilter()) : null;
         return Message.dequeued(MessageId.parse(m.msgid.trim()), p, payload);
     }
 
@@ -927,7 +928,7 @@ public final class EngineSession implements QueueSession {
             return xaBranch;
         }
         if (current == null) {
-            current = new SessionTransaction(engine.nextTransactionId());
+            current = new SessionTransaction(context.ids().nextTransactionId());
         }
         return current;
     }
@@ -941,7 +942,7 @@ public final class EngineSession implements QueueSession {
         if (connection.broken()) {
             // known broken before this commit: whatever the transaction held went with the connection
             if (tx != null && !tx.isEmpty()) {
-                TransactionCompletion.afterConnectionLost(engine, tx, false);
+                completion.afterConnectionLost(tx, false);
                 throw new AqException(AqError.STORE_UNAVAILABLE, "The connection to the Aqueduct store broke before"
                         + " this commit: the transaction was rolled back (what it dequeued is back in its queue, the attempt"
                         + " counted). Do the work again once the store is back.");
@@ -949,7 +950,7 @@ public final class EngineSession implements QueueSession {
             connection();
             return;
         }
-        commit(connection, tx == null ? new SessionTransaction(engine.nextTransactionId()) : tx);
+        commit(connection, tx == null ? new SessionTransaction(context.ids().nextTransactionId()) : tx);
     }
 
     /**
@@ -966,11 +967,11 @@ public final class EngineSession implements QueueSession {
                 try {
                     c.rollback();
                 } finally {
-                    TransactionCompletion.afterRollback(engine, tx);
+                    completion.afterRollback(tx);
                 }
                 throw e;
             }
-            TransactionCompletion.Lost outcome = TransactionCompletion.afterConnectionLost(engine, tx, true);
+            TransactionCompletion.Lost outcome = completion.afterConnectionLost(tx, true);
             if (outcome == TransactionCompletion.Lost.COMMITTED) {
                 return; // the database had committed it before the connection went
             }
@@ -985,13 +986,13 @@ public final class EngineSession implements QueueSession {
                     : "the messages it touched are gone from the store, so whether it committed cannot be told")
                     + ". Check before you repeat work that must not happen twice.", e);
         }
-        TransactionCompletion.afterCommit(engine, tx);
+        completion.afterCommit(tx);
     }
 
     /** Work on {@code c} failed before its commit: roll back and apply that (the database did already if the connection broke). */
     private void abandon(StoreConnection c, SessionTransaction tx, RuntimeException failure) {
         if (c.broken()) {
-            TransactionCompletion.afterConnectionLost(engine, tx, false);
+            completion.afterConnectionLost(tx, false);
             return;
         }
         try {
@@ -999,7 +1000,7 @@ public final class EngineSession implements QueueSession {
         } catch (RuntimeException e) {
             failure.addSuppressed(e);
         }
-        TransactionCompletion.afterRollback(engine, tx);
+        completion.afterRollback(tx);
     }
 
     @Override
@@ -1026,9 +1027,9 @@ public final class EngineSession implements QueueSession {
             return;
         }
         if (connection.broken()) {
-            TransactionCompletion.afterConnectionLost(engine, tx, false); // the database rolled back when the connection went
+            completion.afterConnectionLost(tx, false); // the database rolled back when the connection went
         } else {
-            TransactionCompletion.afterRollback(engine, tx);
+            completion.afterRollback(tx);
         }
     }
 
@@ -1060,7 +1061,7 @@ public final class EngineSession implements QueueSession {
         if (connection.broken() && xaBranch == null && current != null) {
             SessionTransaction lost = current;
             current = null;
-            TransactionCompletion.afterConnectionLost(engine, lost, false);
+            completion.afterConnectionLost(lost, false);
         }
     }
 
@@ -1068,7 +1069,7 @@ public final class EngineSession implements QueueSession {
     private StoreConnection connection() {
         if (connection.broken() && xaBranch == null) {
             connectionTrouble();
-            StoreConnection fresh = engine.store().open(); // STORE_UNAVAILABLE while the store is down: tried again next call
+            StoreConnection fresh = context.store().open(); // STORE_UNAVAILABLE while the store is down: tried again next call
             connection.closeQuietly();
             connection = fresh;
         }
@@ -1115,7 +1116,7 @@ public final class EngineSession implements QueueSession {
      */
     boolean enterXaCommandMode() {
         if (closed || xaBranch != null || (current != null && !current.isEmpty()) || preparedBranches.get() > 0
-                || !engine.store().dialect().xaCommandsNeedIdleConnection()) {
+                || !context.store().dialect().xaCommandsNeedIdleConnection()) {
             return false;
         }
         current = null;
@@ -1173,13 +1174,13 @@ public final class EngineSession implements QueueSession {
 
     /** Wakes the dequeues and waits of this session's queues so they can notice a cancellation. */
     public void wake(String queue) {
-        engine.catalog().queues().stream().filter(r -> r.meta().qualifiedName().equals(
-                QualifiedName.forLookup(queue, engine.defaultSchema(), "queue").toString())).forEach(QueueRuntime::wakeAll);
+        context.catalog().queues().stream().filter(r -> r.meta().qualifiedName().equals(
+                QualifiedName.forLookup(queue, context.defaultSchema(), "queue").toString())).forEach(QueueRuntime::wakeAll);
     }
 
     /** Does the named queue exist? */
     public boolean queueExists(String queue) {
-        return engine.catalog().queue(QualifiedName.forLookup(queue, engine.defaultSchema(), "queue").toString()) != null;
+        return context.catalog().queue(QualifiedName.forLookup(queue, context.defaultSchema(), "queue").toString()) != null;
     }
 
     /** XA start: from now on the session works in the branch's transaction. */
@@ -1206,7 +1207,7 @@ public final class EngineSession implements QueueSession {
     final java.util.concurrent.atomic.AtomicInteger preparedBranches = new java.util.concurrent.atomic.AtomicInteger();
 
     SessionTransaction newBranchTransaction() {
-        SessionTransaction branch = new SessionTransaction(engine.nextTransactionId());
+        SessionTransaction branch = new SessionTransaction(context.ids().nextTransactionId());
         branch.owner = this;
         return branch;
     }
@@ -1214,7 +1215,7 @@ public final class EngineSession implements QueueSession {
     @Override
     public QueueAdmin admin() {
         checkOpen();
-        return engine.admin();
+        return context.admin();
     }
 
     private StoreConnection autonomous() {
@@ -1223,7 +1224,7 @@ public final class EngineSession implements QueueSession {
             autonomous = null;
         }
         if (autonomous == null) {
-            autonomous = engine.store().open();
+            autonomous = context.store().open();
         }
         return autonomous;
     }
@@ -1241,7 +1242,7 @@ public final class EngineSession implements QueueSession {
         }
         closed = true;
         try {
-            if (current != null && xaBranch == null && !engine.isClosed()) {
+            if (current != null && xaBranch == null && !context.engineClosed().getAsBoolean()) {
                 SessionTransaction tx = current;
                 current = null;
                 rollbackOnConnection(tx);

@@ -1,5 +1,7 @@
 package io.aqueduct.engine.session;
 
+import io.aqueduct.engine.store.ConsumerStateEntity;
+import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.Agent;
@@ -88,5 +90,19 @@ final class Recipients {
 
     static String describe(Agent a) {
         return "(" + a.name() + ", " + a.address() + ", " + a.protocol() + ")";
+    }
+
+    /** The row of one consumer's part of a new message: READY for it. */
+    static ConsumerStateEntity pendingPart(String msgid, long queueId, Subscriber consumer) {
+        ConsumerStateEntity c = new ConsumerStateEntity();
+        c.id = ConsumerStateEntity.id(msgid, consumer.key());
+        c.msgid = msgid;
+        c.queueId = queueId;
+        c.consumer = consumer.key();
+        c.name = consumer.agent().name();
+        c.address = consumer.agent().address();
+        c.protocol = consumer.agent().protocol();
+        c.state = ConsumerStates.READY;
+        return c;
     }
 }

@@ -1,9 +1,6 @@
-package io.aqueduct.engine.session;
+package io.aqueduct.engine.store;
 
-import io.aqueduct.engine.queue.Subscriber;
-import io.aqueduct.engine.store.ConsumerStateEntity;
-
-/** The states of one consumer's part of a message, and the row that records it. */
+/** The states of one consumer's part of a message (AQ_MESSAGE_CONSUMER.STATE). */
 public final class ConsumerStates {
     private ConsumerStates() {
     }
@@ -16,17 +13,4 @@ public final class ConsumerStates {
     public static final int EXPIRED = 3;
     /** The subscriber was removed before it took the message. */
     public static final int UNDELIVERABLE = 4;
-
-    static ConsumerStateEntity pending(String msgid, long queueId, Subscriber consumer) {
-        ConsumerStateEntity c = new ConsumerStateEntity();
-        c.id = ConsumerStateEntity.id(msgid, consumer.key());
-        c.msgid = msgid;
-        c.queueId = queueId;
-        c.consumer = consumer.key();
-        c.name = consumer.agent().name();
-        c.address = consumer.agent().address();
-        c.protocol = consumer.agent().protocol();
-        c.state = READY;
-        return c;
-    }
 }

@@ -106,8 +106,8 @@ public interface Dialect {
         return null;
     }
 
-    /** Cross-node wake-ups of a shared store; null when the store has one JVM. */
-    default NodeSignals signals() {
+    /** Cross-node wake-ups of a shared store ({@code node} marks this node's own); null when the store has one JVM. */
+    default NodeSignals signals(NodeIdentity node) {
         return null;
     }
 

@@ -171,7 +171,7 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
-    public NodeSignals signals() {
+    public NodeSignals signals(NodeIdentity node) {
         return new CoalescingSignals() {
             private final Map<Long, Long> seen = new HashMap<>();
             private boolean baseline;

@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 import javax.sql.XADataSource;
@@ -27,7 +26,6 @@ public final class PostgresDialect extends SharedSqlDialect {
     private static final long SCHEMA_LOCK = 0x41515545L;
 
     private final PGXADataSource xa = new PGXADataSource();
-    private final String nodeTag = UUID.randomUUID().toString().substring(0, 8);
 
     public PostgresDialect(JdbcSettings settings) {
         super(settings);
@@ -148,7 +146,8 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
-    public NodeSignals signals() {
+    public NodeSignals signals(NodeIdentity node) {
+        String nodeTag = node.tag();
         return new CoalescingSignals() {
             @Override
             protected Connection connect() throws SQLException {

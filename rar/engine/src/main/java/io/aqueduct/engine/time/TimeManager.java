@@ -1,12 +1,16 @@
 package io.aqueduct.engine.time;
 
 import io.aqueduct.api.MessageState;
-import io.aqueduct.engine.AqueductEngine;
-import io.aqueduct.engine.ReadyEntries;
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.engine.queue.Catalog;
+import io.aqueduct.engine.queue.ExceptionQueues;
 import io.aqueduct.engine.queue.QueueRuntime;
+import io.aqueduct.engine.queue.ReadyEntries;
 import io.aqueduct.engine.queue.ReadyEntry;
-import io.aqueduct.engine.session.ConsumerStates;
-import io.aqueduct.engine.session.ExceptionQueues;
+import io.aqueduct.engine.store.ConsumerStates;
+import io.aqueduct.engine.store.Outage;
+import io.aqueduct.engine.store.Store;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.StoreConnection;
 import jakarta.persistence.EntityManager;
@@ -24,13 +28,20 @@ import java.util.logging.Logger;
  * retention ends. Each message's next due instant is its TIME_MANAGER_INFO column; the manager
  * sleeps until the earliest one (or until told of an earlier one), never on a fixed interval.
  */
-public final class TimeManager implements AutoCloseable {
+public final class TimeManager implements DueWork, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(TimeManager.class.getName());
     private static final int BATCH = 200;
     /** On a shared store, the longest the time manager sleeps without looking at the table (other nodes add work). */
     private static final long SHARED_RECHECK_MS = 1000;
 
-    private final AqueductEngine engine;
+    private final Store store;
+    private final Catalog catalog;
+    private final AqClock clock;
+    private final ExceptionQueues exceptionQueues;
+    /** Messages in-doubt branches hold (Derby, after a crash): passed by until their branch ends. */
+    private final java.util.Set<String> inDoubt;
+    /** Shared-store housekeeping run with each beat (attempts of dead nodes, branches ended elsewhere). */
+    private final List<java.util.function.LongConsumer> beatWork = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wakeUp = lock.newCondition();
     private final ReentrantLock processing = new ReentrantLock();
@@ -43,8 +54,25 @@ public final class TimeManager implements AutoCloseable {
     /** Messages whose consumers may all be done (see {@link #checkCompletion}). */
     private final java.util.Queue<String> completions = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    public TimeManager(AqueductEngine engine) {
-        this.engine = engine;
+    /** {@code inDoubt}: a live view of the messages in-doubt branches hold. */
+    public TimeManager(Store store, Catalog catalog, AqClock clock, java.util.Set<String> inDoubt) {
+        this.store = store;
+        this.catalog = catalog;
+        this.clock = clock;
+        this.exceptionQueues = new ExceptionQueues(catalog);
+        this.inDoubt = inDoubt;
+    }
+
+    /**
+     * On a shared store: {@code work} runs with each beat of this node (at most every
+     * {@value #BEAT_EVERY_MS} ms), given the current time; a failure ends the round like any other.
+     */
+    public void onBeat(java.util.function.LongConsumer work) {
+        beatWork.add(work);
+    }
+
+    private boolean inDoubt(String msgid) {
+        return !inDoubt.isEmpty() && inDoubt.contains(msgid);
     }
 
     /** Runs the time manager on a thread of its own. */
@@ -77,6 +105,7 @@ public final class TimeManager implements AutoCloseable {
     }
 
     /** Something becomes due at {@code epochMillis}; wake up earlier if that is sooner than planned. */
+    @Override
     public void schedule(long epochMillis) {
         lock.lock();
         try {
@@ -91,6 +120,7 @@ public final class TimeManager implements AutoCloseable {
     }
 
     /** Look again now (the clock jumped, a held message was released). */
+    @Override
     public void wake() {
         lock.lock();
         try {
@@ -102,7 +132,7 @@ public final class TimeManager implements AutoCloseable {
     }
 
     private void loop() {
-        io.aqueduct.engine.store.Outage outage = new io.aqueduct.engine.store.Outage(LOG, "The Aqueduct time manager");
+        Outage outage = new Outage(LOG, "The Aqueduct time manager");
         while (running) {
             long next;
             try {
@@ -130,11 +160,11 @@ public final class TimeManager implements AutoCloseable {
             }
             lock.lock();
             try {
-                if (next < nextDue || nextDue <= engine.clock().millis()) {
+                if (next < nextDue || nextDue <= clock.millis()) {
                     nextDue = next;
                 }
                 while (running && !signalled) {
-                    long wait = nextDue == Long.MAX_VALUE ? Long.MAX_VALUE : nextDue - engine.clock().millis();
+                    long wait = nextDue == Long.MAX_VALUE ? Long.MAX_VALUE : nextDue - clock.millis();
                     if (wait <= 0) {
                         break;
                     }
@@ -175,16 +205,16 @@ public final class TimeManager implements AutoCloseable {
 
     private long runDueOnce() {
         if (connection == null) {
-            connection = engine.store().open();
+            connection = store.open();
         }
-        long now = engine.clock().millis();
+        long now = clock.millis();
         while (true) {
             Batch batch = processBatch(now);
             if ((batch.seen < BATCH && completions.isEmpty()) || batch.done == 0) {
                 break;
             }
         }
-        resolveLostTransactions();
+        settleWhatWaited();
         beatAndRecover(now);
         return nextDueAfter(now);
     }
@@ -197,24 +227,21 @@ public final class TimeManager implements AutoCloseable {
     private static final long BEAT_EVERY_MS = 500;
 
     /**
-     * On a shared store: tells the other nodes this one is alive, and counts the attempts of nodes
-     * that are not (see {@link io.aqueduct.engine.session.AttemptLedger}).
+     * On a shared store: this node's beat (the work registered with {@link #onBeat}: telling the
+     * other nodes it is alive, counting the attempts of nodes that are not), and every
+     * {@value #SWEEP_EVERY_MS} ms a fresh look at the catalog and at messages nobody completed.
      */
     private void beatAndRecover(long now) {
-        io.aqueduct.engine.session.AttemptLedger ledger = engine.attemptLedger();
-        if (ledger == null || (lastBeat != Long.MIN_VALUE && now >= lastBeat && now - lastBeat < BEAT_EVERY_MS)) {
+        if (!store.dialect().shared() || (lastBeat != Long.MIN_VALUE && now >= lastBeat && now - lastBeat < BEAT_EVERY_MS)) {
             return;
         }
         lastBeat = now;
-        ledger.heartbeat(now);
-        io.aqueduct.engine.session.TransactionCompletion.settleBranchesEndedElsewhere(engine);
-        List<io.aqueduct.engine.session.AttemptLedger.Left> left = ledger.leftByDeadNodes(now);
-        if (!left.isEmpty()) {
-            io.aqueduct.engine.session.TransactionCompletion.countAttemptsLeftBy(engine, left);
+        for (java.util.function.LongConsumer work : beatWork) {
+            work.accept(now);
         }
         if (lastSweep == Long.MIN_VALUE || now < lastSweep || now - lastSweep >= SWEEP_EVERY_MS) {
             lastSweep = now;
-            engine.refreshCatalog(); // in case a catalog signal was lost
+            catalog.refresh(); // in case a catalog signal was lost
             sweepUncompleted();
         }
     }
@@ -232,7 +259,7 @@ public final class TimeManager implements AutoCloseable {
                 + " JOIN AQ_QUEUE Q ON Q.QID = M.QID JOIN AQ_QUEUE_TABLE T ON T.QT_ID = Q.QT_ID"
                 + " WHERE M.STATE = 0 AND T.MULTIPLE_CONSUMERS = 1 AND Q.QUEUE_TYPE <> 'EXCEPTION'"
                 + " AND NOT EXISTS (SELECT 1 FROM AQ_MESSAGE_CONSUMER C WHERE C.MSGID = M.MSGID AND C.STATE IN (0, 1))"
-                + engine.store().dialect().limit(BATCH)).getResultList());
+                + store.dialect().limit(BATCH)).getResultList());
         connection.commit();
         for (Object id : msgids) {
             completions.add(((String) id).trim());
@@ -251,16 +278,16 @@ public final class TimeManager implements AutoCloseable {
                 changes.clear();
                 // Derby reads dirty (the conditional updates re-check); a shared store locks the rows it
                 // takes and skips those another node's time manager or a dequeuer holds
-                io.aqueduct.engine.store.Dialect dialect = engine.store().dialect();
+                io.aqueduct.engine.store.Dialect dialect = store.dialect();
                 String batch = dialect.limit(BATCH) + dialect.timeManagerBatchSuffix();
                 // rows in-doubt branches hold (Derby) are left out, or a batch full of them would starve the rest
-                List<String> inDoubt = engine.inDoubtMessages().stream().limit(1000).toList();
-                String passBy = inDoubt.isEmpty() ? "" : " AND MSGID NOT IN (" + "?, ".repeat(inDoubt.size() - 1) + "?)";
+                List<String> passed = inDoubt.stream().limit(1000).toList();
+                String passBy = passed.isEmpty() ? "" : " AND MSGID NOT IN (" + "?, ".repeat(passed.size() - 1) + "?)";
                 jakarta.persistence.Query due = em.createNativeQuery("SELECT " + ReadyEntries.SQL_COLUMNS
                         + " FROM AQ_MESSAGE WHERE TIME_MANAGER_INFO <= ?" + passBy + " ORDER BY TIME_MANAGER_INFO" + batch)
                         .setParameter(1, now);
-                for (int i = 0; i < inDoubt.size(); i++) {
-                    due.setParameter(i + 2, inDoubt.get(i));
+                for (int i = 0; i < passed.size(); i++) {
+                    due.setParameter(i + 2, passed.get(i));
                 }
                 @SuppressWarnings("unchecked")
                 List<Object[]> rows = due.getResultList();
@@ -307,10 +334,10 @@ public final class TimeManager implements AutoCloseable {
 
     private void process(EntityManager em, Object[] row, long now, List<Change> changes) {
         String msgid = ReadyEntries.msgid(row);
-        if (engine.inDoubt(msgid)) {
+        if (inDoubt(msgid)) {
             return; // an in-doubt branch holds its row (Derby reads it dirty): its transaction manager decides first
         }
-        QueueRuntime q = engine.catalog().queue(ReadyEntries.queueId(row));
+        QueueRuntime q = catalog.queue(ReadyEntries.queueId(row));
         if (q == null) {
             return;
         }
@@ -364,10 +391,7 @@ public final class TimeManager implements AutoCloseable {
                         .setParameter("ready", ConsumerStates.READY).setParameter("waiting", ConsumerStates.WAITING)
                         .executeUpdate();
             }
-            QueueRuntime exceptionQueue = ExceptionQueues.of(engine, m, q.meta());
-            m.queueId = exceptionQueue.meta().id();
-            m.state = MessageState.EXPIRED.code();
-            m.timeManagerInfo = null;
+            QueueRuntime exceptionQueue = exceptionQueues.move(m, q.meta());
             changes.add(new Change(q, claimed, exceptionQueue, List.of(ReadyEntries.entry(row, Long.MAX_VALUE))));
         } else if (state == MessageState.PROCESSED.code()) {
             int n = em.createQuery("DELETE FROM MessageEntity m WHERE m.msgid = :id AND m.state = :processed"
@@ -390,7 +414,7 @@ public final class TimeManager implements AutoCloseable {
 
     /** A consumer's retry delay is over: its part of the message is READY again for it. */
     private void retryDelayOver(EntityManager em, String id, String msgid, String consumer, long now, List<Change> changes) {
-        if (engine.inDoubt(msgid)) {
+        if (inDoubt(msgid)) {
             return;
         }
         int n = em.createQuery("UPDATE ConsumerStateEntity c SET c.state = :ready, c.timeManagerInfo = NULL"
@@ -405,7 +429,7 @@ public final class TimeManager implements AutoCloseable {
         if (rows.isEmpty()) {
             return;
         }
-        QueueRuntime q = engine.catalog().queue(ReadyEntries.queueId(rows.get(0)));
+        QueueRuntime q = catalog.queue(ReadyEntries.queueId(rows.get(0)));
         if (q != null) {
             changes.add(new Change(q, null, q, List.of(ReadyEntries.entry(rows.get(0)).forConsumer(consumer,
                     ReadyEntries.entry(rows.get(0)).expiresAt))));
@@ -419,7 +443,7 @@ public final class TimeManager implements AutoCloseable {
             msgids.add(id);
         }
         for (String msgid : msgids) {
-            if (engine.inDoubt(msgid)) {
+            if (inDoubt(msgid)) {
                 continue; // the branch's resolution asks again
             }
             MessageEntity m = em.find(MessageEntity.class, msgid);
@@ -433,7 +457,7 @@ public final class TimeManager implements AutoCloseable {
             if (pending > 0) {
                 continue;
             }
-            QueueRuntime q = engine.catalog().queue(m.queueId);
+            QueueRuntime q = catalog.queue(m.queueId);
             long retention = q == null ? 0 : q.meta().retentionSeconds();
             if (retention == 0) {
                 em.createQuery("DELETE FROM ConsumerStateEntity c WHERE c.msgid = :id").setParameter("id", msgid).executeUpdate();
@@ -446,43 +470,42 @@ public final class TimeManager implements AutoCloseable {
         }
     }
 
-    /**
-     * Transactions whose connection broke and whose outcome could not be found or applied then (the
-     * store was away): each round tries again until the store answers.
-     */
-    private final java.util.Queue<io.aqueduct.engine.session.SessionTransaction> unresolved =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** Settling work that waits for the store (see {@link DueWork#settleLater}). */
+    private record Settling(String what, Runnable settle) {
+    }
 
-    public void resolveLater(io.aqueduct.engine.session.SessionTransaction tx) {
-        unresolved.add(tx);
+    private final java.util.Queue<Settling> unsettled = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    @Override
+    public void settleLater(String what, Runnable settle) {
+        unsettled.add(new Settling(what, settle));
         wake();
     }
 
-    private void resolveLostTransactions() {
-        for (io.aqueduct.engine.session.SessionTransaction tx; (tx = unresolved.peek()) != null;) {
+    private void settleWhatWaited() {
+        for (Settling s; (s = unsettled.peek()) != null;) {
             try {
-                io.aqueduct.engine.session.TransactionCompletion.resolveLost(engine, tx);
-            } catch (io.aqueduct.api.AqException e) {
-                if (e.errorCode() == io.aqueduct.api.AqError.STORE_UNAVAILABLE
-                        || e.errorCode() == io.aqueduct.api.AqError.COMMIT_OUTCOME_UNKNOWN) {
+                s.settle().run();
+            } catch (AqException e) {
+                if (e.errorCode() == AqError.STORE_UNAVAILABLE || e.errorCode() == AqError.COMMIT_OUTCOME_UNKNOWN) {
                     throw e; // the store is still away: the loop backs off and tries again
                 }
                 // anything else would fail every round and hold up all due work: give this one up
-                LOG.log(Level.WARNING, "Aqueduct could not settle " + tx + " after its connection broke; its dequeue"
-                        + " attempts stay uncounted", e);
+                LOG.log(Level.WARNING, "Aqueduct could not settle " + s.what() + "; given up", e);
             }
-            unresolved.remove(tx);
+            unsettled.remove(s);
         }
     }
 
     /** A consumer removed its part of a multi-consumer message: look whether the message is done. */
+    @Override
     public void checkCompletion(String msgid) {
         completions.add(msgid);
         wake();
     }
 
     private long nextDueAfter(long now) {
-        String dirty = engine.store().dialect().dirtyReadSuffix();
+        String dirty = store.dialect().dirtyReadSuffix();
         Object[] mins = connection.work(em -> new Object[] {
             em.createNativeQuery("SELECT MIN(TIME_MANAGER_INFO) FROM AQ_MESSAGE WHERE TIME_MANAGER_INFO > ?" + dirty)
                     .setParameter(1, now).getSingleResult(),
@@ -495,7 +518,7 @@ public final class TimeManager implements AutoCloseable {
                 next = Math.min(next, ((Number) min).longValue());
             }
         }
-        if (engine.store().dialect().shared()) {
+        if (store.dialect().shared()) {
             // another node may have enqueued a delayed message, or died before its due work: look again soon
             next = Math.min(next, now + SHARED_RECHECK_MS);
         }

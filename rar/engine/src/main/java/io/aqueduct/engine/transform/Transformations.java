@@ -2,8 +2,6 @@ package io.aqueduct.engine.transform;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
-import io.aqueduct.engine.AqueductEngine;
-import io.aqueduct.engine.admin.QualifiedName;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -20,19 +18,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Finding transformations by name, and their rows in AQ_TRANSFORMATION (plain JDBC). */
+/** Transformations' rows in AQ_TRANSFORMATION (plain JDBC). */
 public final class Transformations {
     private Transformations() {
-    }
-
-    /** The transformation a user names ({@code [schema.]name}); 24185 when there is none. */
-    public static Transformation lookup(AqueductEngine engine, String name) {
-        QualifiedName qn = QualifiedName.forLookup(name, engine.defaultSchema(), "transformation");
-        Transformation t = engine.catalog().transformation(qn.toString());
-        if (t == null) {
-            throw new AqException(AqError.TRANSFORMATION_NOT_FOUND, "Transformation " + qn + " does not exist.");
-        }
-        return t;
     }
 
     /** Refuses a definition that would not fit its row (before anything is written). */
