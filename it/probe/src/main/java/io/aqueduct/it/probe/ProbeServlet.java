@@ -57,12 +57,14 @@ public class ProbeServlet extends HttpServlet {
                 for (int i = 0; i < count; i++) {
                     texts.add(text);
                 }
+                // taken before the call: a delay runs from the enqueue inside it, so delivery is never earlier than this + delay
+                long enqueuedAt = System.currentTimeMillis();
                 List<String> ids = probe.enqueue(req.getParameter("queue"), texts, intParam(req, "delay", 0),
                         req.getParameter("correlation"), req.getParameter("exceptionQueue"),
                         req.getParameter("recipients") == null ? null : List.of(req.getParameter("recipients").split(",")),
                         Boolean.parseBoolean(req.getParameter("rollback")));
                 return "count=" + ids.size() + "\nids=" + (ids.size() <= 20 ? String.join(",", ids) : "")
-                        + "\nenqueuedAt=" + System.currentTimeMillis();
+                        + "\nenqueuedAt=" + enqueuedAt;
             }
             case "enqueue-each": {
                 // the EJB-enqueue benchmark: n container transactions, one message each
