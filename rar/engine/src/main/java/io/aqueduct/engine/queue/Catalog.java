@@ -13,8 +13,8 @@ public final class Catalog {
     private final Map<Long, QueueRuntime> queuesById = new ConcurrentHashMap<>();
     private final Listeners listeners = new Listeners();
     private volatile java.util.function.BooleanSupplier refresher = () -> false;
-    /** Non-null on a store several nodes share: queues select in the database. */
-    private final SharedStoreSelection shared;
+    /** The store's dialect (null: a store of one JVM, in tests): a shared store's queues select in the database. */
+    private final io.aqueduct.engine.store.Dialect dialect;
     private final java.util.function.LongConsumer publisher;
 
     /** The catalog of a store one JVM owns: queues keep ready indexes in memory. */
@@ -24,8 +24,8 @@ public final class Catalog {
 
     /** The catalog of a store; on a shared one ({@code dialect.shared()}) changes are published to the other nodes. */
     public Catalog(io.aqueduct.engine.store.Dialect dialect, java.util.function.LongConsumer publisher) {
-        this.shared = dialect != null && dialect.shared() ? new SharedStoreSelection(dialect) : null;
-        this.publisher = this.shared == null ? null : publisher;
+        this.dialect = dialect;
+        this.publisher = dialect != null && dialect.shared() ? publisher : null;
     }
 
     /**
@@ -72,7 +72,7 @@ public final class Catalog {
             existing.meta(q);
             return existing;
         }
-        QueueRuntime r = new QueueRuntime(q, listeners, shared, publisher);
+        QueueRuntime r = new QueueRuntime(q, listeners, dialect, publisher);
         queues.put(q.qualifiedName(), r);
         queuesById.put(q.id(), r);
         return r;

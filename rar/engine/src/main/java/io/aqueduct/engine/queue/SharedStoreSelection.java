@@ -10,9 +10,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
+import java.util.NoSuchElementException;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The dequeue selection of a store that several nodes share: the database, not a ready index in
@@ -22,15 +25,23 @@ import java.util.Set;
  * lock-or-skip ({@code FOR UPDATE SKIP LOCKED}), so a message another transaction of any node
  * holds is passed by, never waited for, and never handed out twice.
  */
-final class SharedStoreSelection {
+final class SharedStoreSelection implements DequeueSelection {
     private static final int PAGE = 32;
+    /** The longest a waiter goes without looking at the table again. */
+    static final long RECHECK_MS = 1000;
     private static final String COLUMNS = "M.MSGID, M.PRIORITY, M.ORDER_MS, M.GROUP_SEQ, M.SEQ, M.CORRID, M.STATE,"
             + " M.TIME_MANAGER_INFO";
 
     private final Dialect dialect;
+    /** Wakes this node's waiters on the queue. */
+    private final Runnable wake;
+    /** Tells the other nodes that the queue changed (after the change committed). */
+    private final Runnable publish;
 
-    SharedStoreSelection(Dialect dialect) {
+    SharedStoreSelection(Dialect dialect, Runnable wake, Runnable publish) {
         this.dialect = dialect;
+        this.wake = wake;
+        this.publish = publish;
     }
 
     /** The keys of the dequeue order, as {@link ReadyEntry#order} compares them. */
@@ -50,63 +61,162 @@ final class SharedStoreSelection {
         };
     }
 
-    QueueRuntime.Pick pick(QueueMeta meta, QueueRuntime.Request r) {
+    /** A failed read inside the walk's iteration, carried out of it. */
+    private static final class ReadFailed extends RuntimeException {
+        ReadFailed(SQLException cause) {
+            super(cause);
+        }
+    }
+
+    @Override
+    public QueueRuntime.Pick pick(QueueMeta meta, QueueRuntime.Request r) {
         StoreConnection sc = r.connection();
         QueueRuntime.Pick[] pick = new QueueRuntime.Pick[1];
-        sc.jdbc(c -> pick[0] = pick(c, meta, r));
+        sc.jdbc(c -> {
+            try {
+                pick[0] = r.msgid() != null ? pickById(c, meta, r) : CandidateWalk.walk(meta, r, candidates(c, meta, r));
+            } catch (ReadFailed e) {
+                throw (SQLException) e.getCause();
+            }
+        });
         return pick[0];
     }
 
-    private QueueRuntime.Pick pick(Connection c, QueueMeta meta, QueueRuntime.Request r) throws SQLException {
-        boolean browse = r.mode() == DequeueMode.BROWSE;
-        if (r.msgid() != null) {
-            List<ReadyEntry> rows = candidates(c, meta, r, null, null, r.msgid());
-            if (rows.isEmpty()) {
-                return new QueueRuntime.Nothing();
-            }
-            ReadyEntry e = rows.get(0);
-            if (browse || claim(c, meta, r, e)) {
-                return new QueueRuntime.Found(e);
-            }
-            return new QueueRuntime.Held();
+    private QueueRuntime.Pick pickById(Connection c, QueueMeta meta, QueueRuntime.Request r) throws SQLException {
+        List<ReadyEntry> rows = page(c, meta, r, null, null, null, r.msgid());
+        if (rows.isEmpty()) {
+            return new QueueRuntime.Nothing();
         }
-        boolean grouped = meta.table().transactionalGrouping() && r.correlation() == null && r.condition() == null;
-        ReadyEntry position = r.navigation() == Navigation.FIRST_MESSAGE ? null : r.position();
-        String groupFilter = null;
-        if (grouped && position != null) {
-            groupFilter = r.navigation() == Navigation.NEXT_MESSAGE ? " AND M.GROUP_SEQ = " + position.groupSeq
-                    : r.navigation() == Navigation.NEXT_TRANSACTION ? " AND M.GROUP_SEQ <> " + position.groupSeq : null;
+        ReadyEntry e = rows.get(0);
+        if (r.mode() == DequeueMode.BROWSE || claim(c, meta, r, e)) {
+            return new QueueRuntime.Found(e);
         }
-        Set<Long> groupsHeldElsewhere = new HashSet<>();
-        ReadyEntry after = position;
-        while (true) {
-            List<ReadyEntry> page = candidates(c, meta, r, after, groupFilter, null);
-            for (ReadyEntry e : page) {
-                after = e;
-                if (groupsHeldElsewhere.contains(e.groupSeq)) {
-                    continue;
-                }
-                if (r.correlation() != null && (e.correlation == null || !r.correlation().test(e.correlation))) {
-                    continue;
-                }
-                if (r.condition() != null && !r.condition().test(e)) {
-                    continue;
-                }
-                if (browse || claim(c, meta, r, e)) {
-                    return new QueueRuntime.Found(e);
-                }
-                if (meta.table().transactionalGrouping()) {
-                    groupsHeldElsewhere.add(e.groupSeq); // another transaction consumes that group
+        return new QueueRuntime.Held();
+    }
+
+    /** The table's available messages in dequeue order, read a page at a time as the walk goes. */
+    private CandidateWalk.Candidates candidates(Connection c, QueueMeta meta, QueueRuntime.Request r) {
+        return new CandidateWalk.Candidates() {
+            @Override
+            public Iterable<ReadyEntry> after(ReadyEntry position, Long onlyGroup, Long notGroup) {
+                return () -> new Iterator<>() {
+                    private ReadyEntry last = position;
+                    private Iterator<ReadyEntry> page = Collections.emptyIterator();
+                    private boolean more = true;
+
+                    @Override
+                    public boolean hasNext() {
+                        if (!page.hasNext() && more) {
+                            List<ReadyEntry> next;
+                            try {
+                                next = page(c, meta, r, last, onlyGroup, notGroup, null);
+                            } catch (SQLException e) {
+                                throw new ReadFailed(e);
+                            }
+                            more = next.size() == PAGE;
+                            page = next.iterator();
+                        }
+                        return page.hasNext();
+                    }
+
+                    @Override
+                    public ReadyEntry next() {
+                        if (!hasNext()) {
+                            throw new NoSuchElementException();
+                        }
+                        last = page.next();
+                        return last;
+                    }
+                };
+            }
+
+            @Override
+            public boolean available(ReadyEntry e) {
+                return true; // the claim's lock-or-skip decides
+            }
+
+            @Override
+            public boolean take(ReadyEntry e) {
+                try {
+                    return claim(c, meta, r, e);
+                } catch (SQLException ex) {
+                    throw new ReadFailed(ex);
                 }
             }
-            if (page.size() < PAGE) {
-                break;
-            }
+        };
+    }
+
+    /** The look is a claim on {@code probe} that is rolled back at once: a message another node holds does not count. */
+    @Override
+    public boolean hasAvailable(QueueMeta meta, String consumer, Predicate<String> correlation, long now,
+            Supplier<StoreConnection> probe) {
+        StoreConnection c = probe.get();
+        try {
+            return pick(meta, new QueueRuntime.Request(new Object(), consumer, DequeueMode.LOCKED, Navigation.FIRST_MESSAGE,
+                    null, null, correlation, null, now, c)) instanceof QueueRuntime.Found;
+        } finally {
+            c.rollback();
         }
-        if (grouped && position != null && r.navigation() == Navigation.NEXT_MESSAGE) {
-            return new QueueRuntime.EndOfGroup();
-        }
-        return new QueueRuntime.Nothing();
+    }
+
+    /** The time manager's batch locked the row in the database: that is its claim. */
+    @Override
+    public List<ReadyEntry> claimForTimeManager(ReadyEntry row, Object timeManager) {
+        return List.of(row);
+    }
+
+    @Override
+    public void addAll(List<ReadyEntry> entries) {
+        wake.run();
+        publish.run();
+    }
+
+    @Override
+    public void remove(String msgid, String consumer) {
+        // the table is the truth: nothing is indexed here
+    }
+
+    @Override
+    public List<ReadyEntry> dropLane(String consumer) {
+        wake.run();
+        return List.of();
+    }
+
+    @Override
+    public void resynchronize(List<ReadyEntry> inTable) {
+        wake.run();
+        publish.run();
+    }
+
+    @Override
+    public void release(ReadyEntry e, Object claimant) {
+        wake.run(); // the database lock went with the transaction
+        publish.run();
+    }
+
+    @Override
+    public void transfer(ReadyEntry e, Object from, Object to) {
+        // the database holds the row until the retry accounting's transaction ends
+    }
+
+    @Override
+    public void transactionEnded(Object claimant) {
+        // a group's lock ended with the transaction
+    }
+
+    @Override
+    public void clear() {
+        // nothing held in memory
+    }
+
+    @Override
+    public int indexedCount() {
+        return 0;
+    }
+
+    @Override
+    public long recheckWithin(long millis) {
+        return Math.min(millis, RECHECK_MS);
     }
 
     /**
@@ -115,8 +225,8 @@ final class SharedStoreSelection {
      * snapshot is taken the moment it locks, so the attempt ledger it checks is current (a long
      * locking scan could see a ledger older than a rollback it meets).
      */
-    private List<ReadyEntry> candidates(Connection c, QueueMeta meta, QueueRuntime.Request r, ReadyEntry after,
-            String groupFilter, String msgid) throws SQLException {
+    private List<ReadyEntry> page(Connection c, QueueMeta meta, QueueRuntime.Request r, ReadyEntry after,
+            Long onlyGroup, Long notGroup, String msgid) throws SQLException {
         String[] keys = orderKeys(meta);
         boolean consumerPart = r.consumer() != null;
         StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM AQ_MESSAGE M");
@@ -142,8 +252,10 @@ final class SharedStoreSelection {
             sql.append(" AND (").append(String.join(", ", keys)).append(") > (")
                     .append("?, ".repeat(keys.length - 1)).append("?)");
         }
-        if (groupFilter != null) {
-            sql.append(groupFilter);
+        if (onlyGroup != null) {
+            sql.append(" AND M.GROUP_SEQ = ?");
+        } else if (notGroup != null) {
+            sql.append(" AND M.GROUP_SEQ <> ?");
         }
         sql.append(" ORDER BY ").append(String.join(", ", keys)).append(dialect.limit(PAGE));
         try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
@@ -164,6 +276,9 @@ final class SharedStoreSelection {
                 for (long v : orderValues(meta, after)) {
                     ps.setLong(i++, v);
                 }
+            }
+            if (onlyGroup != null || notGroup != null) {
+                ps.setLong(i++, onlyGroup != null ? onlyGroup : notGroup);
             }
             List<ReadyEntry> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {

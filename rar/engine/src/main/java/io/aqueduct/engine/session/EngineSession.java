@@ -684,7 +684,7 @@ public final class EngineSession implements QueueSession {
                 }
                 try {
                     // a shared store: also look again on our own now and then (a dead node's locks go silently)
-                    listeners.await(seen, queues.get(0).shared() ? Math.min(remaining, QueueRuntime.SHARED_RECHECK_MS) : remaining);
+                    listeners.await(seen, queues.get(0).recheckWithin(remaining));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new AqException(AqError.LISTEN_TIMEOUT, "LISTEN was interrupted.");

@@ -365,8 +365,8 @@ public final class TimeManager implements DueWork, AutoCloseable {
                 changes.add(new Change(q, null, q, added));
             }
         } else if (state == MessageState.READY.code()) {
-            List<ReadyEntry> claimed = q.claimForTimeManager(msgid, this);
-            if (claimed == null || (claimed.isEmpty() && !multi && !q.shared())) {
+            List<ReadyEntry> claimed = q.claimForTimeManager(ReadyEntries.entry(row), this);
+            if (claimed == null || (claimed.isEmpty() && !multi)) {
                 return; // a transaction holds it (it will wake us when it lets go) or it is not committed yet
             }
             MessageEntity m = em.find(MessageEntity.class, msgid);
