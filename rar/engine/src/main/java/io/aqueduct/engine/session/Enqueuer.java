@@ -1,0 +1,266 @@
+package io.aqueduct.engine.session;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.EnqueueOptions;
+import io.aqueduct.api.Message;
+import io.aqueduct.api.MessageId;
+import io.aqueduct.api.MessageProperties;
+import io.aqueduct.api.MessageState;
+import io.aqueduct.api.Agent;
+import io.aqueduct.api.Visibility;
+import io.aqueduct.engine.queue.QualifiedName;
+import io.aqueduct.engine.payload.PayloadCodec;
+import io.aqueduct.engine.transform.PayloadTypeName;
+import io.aqueduct.engine.transform.Transformation;
+import io.aqueduct.engine.queue.QueueMeta;
+import io.aqueduct.engine.queue.QueueRuntime;
+import io.aqueduct.engine.queue.ReadyEntry;
+import io.aqueduct.engine.queue.Subscriber;
+import io.aqueduct.engine.store.MessageEntity;
+import io.aqueduct.engine.store.StoreConnection;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A session's enqueue: checks everything first (queue, options, properties, recipients, payload size
+ * and type, transformation), then writes the messages in the session's transaction or, for
+ * IMMEDIATE visibility, in one of their own.
+ */
+final class Enqueuer {
+    private final EngineSession session;
+    private final SessionContext context;
+
+    Enqueuer(EngineSession session) {
+        this.session = session;
+        this.context = session.context;
+    }
+
+    List<MessageId> enqueue(String queue, EnqueueOptions options, List<Message> messages) {
+        EnqueueOptions opts = options == null ? EnqueueOptions.create() : options;
+        if (messages == null || messages.isEmpty() || messages.stream().anyMatch(java.util.Objects::isNull)) {
+            throw new AqException(AqError.INVALID_VALUE, "Give at least one message to enqueue, and no null ones.");
+        }
+        QueueRuntime q = queueForEnqueue(queue);
+        QueueMeta meta = q.meta();
+        Transformation transformation = enqueueTransformation(meta, opts.transformation());
+        if (transformation != null) {
+            // the payloads are transformed first: the queue table's type, the rules and the store see the result
+            List<Message> transformed = new ArrayList<>(messages.size());
+            for (Message m : messages) {
+                transformed.add(Message.of(transformation.apply(m.payload(), m.properties()), m.properties()));
+            }
+            messages = transformed;
+        }
+        // validate everything before anything is written
+        List<byte[]> payloads = new ArrayList<>(messages.size());
+        List<QueueRuntime> exceptionQueues = new ArrayList<>(messages.size());
+        List<List<Subscriber>> consumers = new ArrayList<>(messages.size());
+        for (Message m : messages) {
+            MessageProperties p = m.properties();
+            validateProperties(p);
+            exceptionQueues.add(p.exceptionQueue() == null ? null : exceptionQueueFor(meta, p.exceptionQueue()));
+            payloads.add(encodeWithinLimit(meta, m.payload()));
+            consumers.add(Recipients.of(q, m, context.clock().now()));
+        }
+        if (opts.visibility() == Visibility.IMMEDIATE) {
+            SessionTransaction tx = new SessionTransaction(context.ids().nextTransactionId());
+            StoreConnection own = session.autonomous();
+            List<MessageId> ids;
+            try {
+                ids = insert(own, tx, q, messages, payloads, exceptionQueues, consumers);
+            } catch (RuntimeException e) {
+                session.abandon(own, tx, e);
+                throw e;
+            }
+            session.commit(own, tx);
+            return ids;
+        }
+        return insert(session.connection(), session.transaction(), q, messages, payloads, exceptionQueues, consumers);
+    }
+
+    /**
+     * The payload's stored bytes, refused (24097) above the engine's maximum payload size: a payload
+     * whose size alone exceeds it is refused before it is encoded, so that a huge one is not copied first.
+     */
+    private byte[] encodeWithinLimit(QueueMeta meta, Object payload) {
+        long max = context.limits().maxPayloadBytes();
+        long known = payload instanceof byte[] b ? b.length : payload instanceof CharSequence cs ? cs.length() : -1;
+        if (known > max) {
+            throw payloadTooLarge(meta, known, max);
+        }
+        byte[] bytes = PayloadCodec.encode(meta.table(), payload);
+        if (bytes != null && bytes.length > max) {
+            throw payloadTooLarge(meta, bytes.length, max);
+        }
+        return bytes;
+    }
+
+    private static AqException payloadTooLarge(QueueMeta meta, long size, long max) {
+        return new AqException(AqError.INVALID_VALUE, "A payload of " + size + (size == max + 1 ? "" : " or more")
+                + " bytes for queue " + meta.qualifiedName() + " exceeds the maximum of " + max + " bytes (the engine's"
+                + " maxPayloadBytes). Store large data elsewhere and enqueue a reference to it.");
+    }
+
+    /** The enqueue option's transformation, checked against the queue table; null for none. */
+    private Transformation enqueueTransformation(QueueMeta meta, String name) {
+        if (name == null) {
+            return null;
+        }
+        Transformation t = context.transformations().lookup(name);
+        PayloadTypeName queueType = PayloadTypeName.of(meta.table());
+        if (t.to().type() != queueType.type()) {
+            throw new AqException(AqError.TRANSFORMATION_WRONG_TYPE, "Transformation " + t.qualifiedName() + " gives "
+                    + t.to() + " payloads; queue " + meta.qualifiedName() + " holds " + queueType + ".");
+        }
+        return t;
+    }
+
+    private List<MessageId> insert(StoreConnection c, SessionTransaction tx, QueueRuntime q, List<Message> messages,
+            List<byte[]> payloads, List<QueueRuntime> exceptionQueues, List<List<Subscriber>> consumers) {
+        QueueMeta meta = q.meta();
+        long now = context.clock().millis();
+        LocalDateTime enqTime = EngineSession.utc(now);
+        List<Object> rows = new ArrayList<>(messages.size());
+        List<SessionTransaction.Enqueued> enqueued = new ArrayList<>(messages.size());
+        List<MessageId> ids = new ArrayList<>(messages.size());
+        SessionTransaction.GroupHead head = meta.table().transactionalGrouping() ? tx.groupHeads.get(q) : null;
+        for (int i = 0; i < messages.size(); i++) {
+            MessageProperties p = messages.get(i).properties();
+            long seq = context.ids().nextSequence();
+            if (meta.table().transactionalGrouping() && head == null) {
+                head = new SessionTransaction.GroupHead(seq, now, p.priority(), now + p.delay() * 1000, p.expiration());
+                tx.groupHeads.put(q, head);
+            }
+            // a group's priority, delay and expiration are its head's
+            int priority = head != null ? head.priority() : p.priority();
+            long readyAt = head != null ? head.readyAt() : now + p.delay() * 1000;
+            long expiration = head != null ? head.expiration() : p.expiration();
+            MessageId id = MessageId.of(context.ids().nextMessageId());
+            MessageEntity m = new MessageEntity();
+            m.msgid = id.toString();
+            m.queueId = meta.id();
+            m.queueTableId = meta.table().id();
+            m.correlation = p.correlation();
+            m.priority = priority;
+            m.expiration = expiration;
+            m.enqueueTime = enqTime;
+            m.enqueueUser = session.user;
+            m.enqueueTransaction = tx.id;
+            m.retryCount = 0;
+            QueueRuntime eq = exceptionQueues.get(i);
+            if (eq != null) {
+                m.exceptionQueueSchema = eq.meta().owner();
+                m.exceptionQueue = eq.meta().name();
+            }
+            Agent sender = p.sender();
+            if (sender != null) {
+                m.senderName = sender.name();
+                m.senderAddress = sender.address();
+                m.senderProtocol = sender.protocol();
+            }
+            m.seq = seq;
+            m.groupSeq = head != null ? head.seq() : seq;
+            m.orderMs = head != null ? head.orderMs() : now;
+            m.payloadBytes(payloads.get(i));
+            Long expiresAt;
+            if (readyAt > now) {
+                m.state = MessageState.WAITING.code();
+                m.delay = EngineSession.utc(readyAt);
+                m.timeManagerInfo = readyAt;
+                enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, null, readyAt));
+            } else {
+                m.state = MessageState.READY.code();
+                expiresAt = expiration >= 0 ? readyAt + expiration * 1000 : null;
+                m.timeManagerInfo = expiresAt;
+                ReadyEntry entry = new ReadyEntry(m.msgid, priority, m.orderMs, m.groupSeq, seq, m.correlation,
+                        expiresAt == null ? Long.MAX_VALUE : expiresAt);
+                List<Subscriber> to = consumers.get(i);
+                if (to == null) {
+                    enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, entry, expiresAt));
+                } else {
+                    for (Subscriber consumer : to) {
+                        if (consumer.local()) {
+                            enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, entry.forConsumer(consumer.key(), entry.expiresAt),
+                                    expiresAt));
+                        }
+                    }
+                }
+            }
+            rows.add(m);
+            if (consumers.get(i) != null) {
+                for (Subscriber consumer : consumers.get(i)) {
+                    rows.add(Recipients.pendingPart(m.msgid, meta.id(), consumer));
+                }
+            }
+            ids.add(id);
+        }
+        EngineSession.work(c, tx, rows.size() > 1, em -> {
+            for (Object row : rows) {
+                em.persist(row);
+            }
+            return null;
+        });
+        tx.touch(q);
+        tx.enqueued.addAll(enqueued);
+        return ids;
+    }
+
+    /** 9999-12-31T23:59:59Z: the latest instant Derby, PostgreSQL and MariaDB all store. */
+    private static final long LATEST_INSTANT_MS = 253_402_300_799_000L;
+
+    private void validateProperties(MessageProperties p) {
+        if (p.delay() < 0) {
+            throw new AqException(AqError.INVALID_DELAY, "Invalid delay " + p.delay()
+                    + ": the delay is a number of seconds, 0 (NO_DELAY) or more.");
+        }
+        if (p.expiration() < MessageProperties.NEVER) {
+            throw new AqException(AqError.INVALID_EXPIRATION, "Invalid expiration " + p.expiration()
+                    + ": the expiration is a number of seconds, 0 or more, or NEVER (-1).");
+        }
+        // every store keeps instants up to the end of the year 9999: beyond it, arithmetic or a column would overflow
+        long latest = (LATEST_INSTANT_MS - context.clock().millis()) / 1000;
+        if (p.delay() > latest) {
+            throw new AqException(AqError.INVALID_DELAY, "Invalid delay " + p.delay() + ": the message would become"
+                    + " ready after the year 9999; the longest delay now is " + latest + " seconds.");
+        }
+        if (p.expiration() > latest - p.delay()) {
+            throw new AqException(AqError.INVALID_EXPIRATION, "Invalid expiration " + p.expiration() + ": the message"
+                    + " would expire after the year 9999; use NEVER (-1) for a message that never expires.");
+        }
+        io.aqueduct.api.StorableText.check(p.correlation(), "A correlation identifier");
+        if (p.correlation() != null && p.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
+            throw new AqException(AqError.INVALID_VALUE, "The correlation identifier has more than 128 bytes.");
+        }
+    }
+
+    private QueueRuntime exceptionQueueFor(QueueMeta meta, String name) {
+        QualifiedName qn = QualifiedName.forLookup(name, context.defaultSchema(), "exception queue");
+        QueueRuntime eq = context.catalog().queue(qn.toString());
+        if (eq == null) {
+            throw new AqException(AqError.QUEUE_NOT_FOUND, "The exception queue " + qn + " does not exist.");
+        }
+        if (!eq.meta().isException() || eq.meta().table().id() != meta.table().id()) {
+            throw new AqException(AqError.INVALID_VALUE, "Queue " + qn + " cannot be the exception queue of a message of "
+                    + meta.qualifiedName() + ": it must be an EXCEPTION queue of queue table " + meta.table().qualifiedName() + ".");
+        }
+        return eq;
+    }
+
+    private QueueRuntime queueForEnqueue(String queue) {
+        QueueRuntime q = session.resolve(queue);
+        QueueMeta meta = q.meta();
+        if (meta.isException()) {
+            throw new AqException(AqError.ENQUEUE_DISABLED, "Queue " + meta.qualifiedName()
+                    + " is an exception queue: applications cannot enqueue into it, only dequeue from it.");
+        }
+        if (!meta.enqueueEnabled()) {
+            throw new AqException(AqError.ENQUEUE_DISABLED, "Queue " + meta.qualifiedName()
+                    + " is disabled for enqueue: start it with startQueue(name, true, ...).");
+        }
+        return q;
+    }
+}
