@@ -2,7 +2,6 @@ package io.aqueduct.connector;
 
 import io.aqueduct.connector.inbound.AqActivationSpec;
 import io.aqueduct.connector.inbound.DeliveryActivation;
-import io.aqueduct.connector.xa.BranchXaResource;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.session.EngineSession;
 import jakarta.resource.ResourceException;
@@ -247,7 +246,7 @@ public class AqResourceAdapter implements ResourceAdapter {
             if (recoveryResource == null) {
                 try {
                     recoverySession = engine().openSession(user);
-                    recoveryResource = new BranchXaResource(recoverySession.xaResource());
+                    recoveryResource = recoverySession.xaResource();
                 } catch (io.aqueduct.api.AqException e) {
                     throw new ResourceException("Aqueduct cannot reach its store for XA recovery now (" + e.getMessage()
                             + "); the transaction manager's next recovery scan tries again.", e);

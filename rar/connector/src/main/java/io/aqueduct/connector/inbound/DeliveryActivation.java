@@ -7,7 +7,6 @@ import io.aqueduct.api.DequeueMode;
 import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.Navigation;
-import io.aqueduct.connector.xa.BranchXaResource;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.session.EngineSession;
 import io.aqueduct.engine.store.Outage;
@@ -158,7 +157,7 @@ public final class DeliveryActivation {
                             session = engine.openSession(spec.blankToNull(spec.getUser()));
                         }
                         if (xa == null) {
-                            xa = new BranchXaResource(session.xaResource());
+                            xa = session.xaResource();
                         }
                         if (!session.awaitAvailable(queue, consumer, correlation, Long.MAX_VALUE, () -> !running)) {
                             continue;

@@ -20,7 +20,9 @@ import javax.transaction.xa.XAResource;
 
 /**
  * One pooled queue session: an engine session on one store connection. Its XAResource is the
- * store database's own, wrapped with the engine's hooks; its handles are what applications hold.
+ * session's ({@link EngineSession#xaResource(java.util.function.Consumer)}: the store database's own
+ * with the engine's hooks, Xids by value, {@code isSameRM} true only for this session), unwrapped;
+ * its handles are what applications hold.
  */
 public final class AqManagedConnection implements ManagedConnection {
     private final AqManagedConnectionFactory factory;
@@ -194,7 +196,7 @@ public final class AqManagedConnection implements ManagedConnection {
     @Override
     public synchronized XAResource getXAResource() {
         if (xaResource == null) {
-            xaResource = new io.aqueduct.connector.xa.BranchXaResource(session.xaResource(), this::xaFailed);
+            xaResource = session.xaResource(this::xaFailed); // the engine's, which tells xaFailed of every XAException
         }
         return xaResource;
     }

@@ -249,6 +249,10 @@ public final class EngineSession implements QueueSession {
 
     @Override
     public void rollback() {
+        if (!closed && context.engineClosed().getAsBoolean()) {
+            current = null; // the engine's close rolled back every open session's work already
+            return;
+        }
         checkOpen();
         checkLocal("rollback");
         SessionTransaction tx = current;
@@ -290,7 +294,36 @@ public final class EngineSession implements QueueSession {
                 connectionTrouble();
             }
             throw e;
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory(e);
         }
+    }
+
+    /**
+     * The heap ran out mid-call (a huge payload being copied or written): how far the call got is
+     * not known, so the transaction it worked in is given up (an XA branch is doomed, its transaction
+     * manager rolls it back) and the session goes on with a fresh one.
+     */
+    private AqException outOfMemory(OutOfMemoryError e) {
+        AqException failure = new AqException(AqError.OUT_OF_MEMORY, "Aqueduct ran out of memory in this call (" + e.getMessage()
+                + "); the session's transaction was rolled back. Send smaller payloads (the engine's maxPayloadBytes bounds"
+                + " them) or give the JVM more heap.", e);
+        if (autonomous != null) {
+            autonomous.closeQuietly(); // an IMMEDIATE call's own transaction goes with its connection
+            autonomous = null;
+        }
+        if (xaBranch != null) {
+            xaBranch.rollbackOnly = true;
+            return failure;
+        }
+        SessionTransaction tx = current;
+        current = null;
+        try {
+            rollbackOnConnection(tx);
+        } catch (RuntimeException alsoFailed) {
+            failure.addSuppressed(alsoFailed);
+        }
+        return failure;
     }
 
     private void connectionTrouble() {
@@ -346,10 +379,24 @@ public final class EngineSession implements QueueSession {
         }
     }
 
-    /** The database's XAResource for this session's connection, wrapped with the engine's hooks. */
+    /**
+     * The database's XAResource for this session's connection, wrapped with the engine's hooks: the
+     * one a transaction manager enlists (Xids taken by value, {@code isSameRM} true only for this
+     * session's resources).
+     */
     public XAResource xaResource() {
+        return xaResource(failure -> { });
+    }
+
+    /**
+     * {@link #xaResource()}, whose every XAException is first given to {@code onFailure} (before it
+     * is thrown; on the calling thread): a resource adapter's managed connection tells its pool when
+     * the store connection under it is gone.
+     */
+    public XAResource xaResource(java.util.function.Consumer<javax.transaction.xa.XAException> onFailure) {
+        java.util.Objects.requireNonNull(onFailure, "onFailure");
         checkOpen();
-        return new AqXaResource(this, connection().xaResource());
+        return new AqXaResource(this, connection(), onFailure);
     }
 
     /**
@@ -477,6 +524,10 @@ public final class EngineSession implements QueueSession {
         if (closed) {
             throw new AqException(AqError.SESSION_STATE, "The queue session is closed.");
         }
+        if (context.engineClosed().getAsBoolean()) {
+            throw new AqException(AqError.SESSION_STATE, "The Aqueduct engine of this session is closed; open a session"
+                    + " of a running engine.");
+        }
     }
 
     @Override
@@ -504,5 +555,18 @@ public final class EngineSession implements QueueSession {
 
     static LocalDateTime utc(long epochMillis) {
         return LocalDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC);
+    }
+
+    /** A wait in seconds as milliseconds; FOREVER, and waits too long to count in milliseconds, wait forever. */
+    static long waitMillis(long waitSeconds) {
+        if (waitSeconds == io.aqueduct.api.DequeueOptions.FOREVER || waitSeconds > Long.MAX_VALUE / 1000) {
+            return Long.MAX_VALUE;
+        }
+        return waitSeconds * 1000;
+    }
+
+    /** When a wait of {@code waitMillis} from {@code now} ends; Long.MAX_VALUE is never. */
+    static long deadline(long now, long waitMillis) {
+        return waitMillis > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + waitMillis;
     }
 }
