@@ -88,7 +88,7 @@ public final class CatalogLoader {
 
     private void readTransformations() {
         own.run(c -> {
-            c.jdbc(conn -> Transformations.loadAll(conn).forEach(transformations::put));
+            c.jdbc(conn -> Transformations.loadAll(conn, own.dialect()).forEach(transformations::put));
             return null;
         });
     }

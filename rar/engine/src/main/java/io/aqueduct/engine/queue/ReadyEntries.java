@@ -1,5 +1,7 @@
 package io.aqueduct.engine.queue;
 
+import io.aqueduct.api.MessageState;
+
 /** The one projection of a message row that makes a ready-index entry, shared by start-up and the time manager. */
 public final class ReadyEntries {
     private ReadyEntries() {
@@ -8,7 +10,9 @@ public final class ReadyEntries {
     public static final String SELECT = "SELECT m.msgid, m.queueId, m.priority, m.orderMs, m.groupSeq, m.seq,"
             + " m.correlation, m.state, m.expiration, m.timeManagerInfo FROM MessageEntity m";
 
-    public static final String SQL_COLUMNS = "MSGID, QID, PRIORITY, ORDER_MS, GROUP_SEQ, SEQ, CORRID, STATE, EXPIRATION, TIME_MANAGER_INFO";
+    // the SQL statements that read ready entries (time.dueMessages, readyIndex.messages... in the store's
+    // statements.properties) select the same columns in this order: MSGID, QID, PRIORITY, ORDER_MS,
+    // GROUP_SEQ, SEQ, CORRID, STATE, EXPIRATION, TIME_MANAGER_INFO
 
     public static long queueId(Object[] row) {
         return ((Number) row[1]).longValue();
@@ -33,7 +37,7 @@ public final class ReadyEntries {
     /** The entry of a READY (or EXPIRED, in an exception queue) message row. */
     public static ReadyEntry entry(Object[] row) {
         Long tm = timeManagerInfo(row);
-        long expiresAt = state(row) == 0 && tm != null ? tm : Long.MAX_VALUE;
+        long expiresAt = state(row) == MessageState.READY.code() && tm != null ? tm : Long.MAX_VALUE;
         return entry(row, expiresAt);
     }
 

@@ -1,6 +1,10 @@
 package io.aqueduct.engine.queue;
 
+import io.aqueduct.api.MessageState;
+import io.aqueduct.engine.store.ConsumerStates;
+import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.store.OwnTransactions;
+import io.aqueduct.engine.store.Statements;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Query;
 import java.util.ArrayList;
@@ -43,8 +47,7 @@ public final class ReadyIndexLoader {
         return own.run(c -> c.work(em -> {
             available(em, null, true).forEach(this::addTo);
             // dirty on Derby: an in-doubt branch's rows count too (their numbers are taken), and no lock is waited for
-            Object max = em.createNativeQuery("SELECT MAX(SEQ) FROM AQ_MESSAGE" + own.dialect().dirtyReadSuffix())
-                    .getSingleResult();
+            Object max = em.createNativeQuery(own.dialect().sql("readyIndex.maxSequence")).getSingleResult();
             return max == null ? 0L : ((Number) max).longValue();
         }));
     }
@@ -76,15 +79,25 @@ public final class ReadyIndexLoader {
         if (only != null && only.isEmpty()) {
             return out;
         }
-        String dirty = atStart ? own.dialect().dirtyReadSuffix() : "";
-        String ids = only == null ? "" : " AND MSGID IN (" + "?, ".repeat(only.size() - 1) + "?)";
-        Query messages = em.createNativeQuery("SELECT " + ReadyEntries.SQL_COLUMNS + " FROM AQ_MESSAGE"
-                + " WHERE STATE IN (0, 3)" + ids + dirty);
-        Query consumerParts = em.createNativeQuery("SELECT MSGID, CONSUMER, QID, ADDRESS, STATE"
-                + " FROM AQ_MESSAGE_CONSUMER WHERE STATE IN (0, 1)" + ids + dirty);
+        Dialect dialect = own.dialect();
+        Query messages;
+        Query consumerParts;
+        if (only != null) {
+            messages = em.createNativeQuery(Statements.ids(dialect.sql("readyIndex.messagesOf"), only.size()));
+            consumerParts = em.createNativeQuery(Statements.ids(dialect.sql("readyIndex.pendingPartsOf"), only.size()));
+        } else if (atStart) {
+            messages = em.createNativeQuery(dialect.sql("readyIndex.messagesAtStart"));
+            consumerParts = em.createNativeQuery(dialect.sql("readyIndex.pendingPartsAtStart"));
+        } else {
+            messages = em.createNativeQuery(dialect.sql("readyIndex.messages"));
+            consumerParts = em.createNativeQuery(dialect.sql("readyIndex.pendingParts"));
+        }
+        // READY, and EXPIRED in exception queues; the consumer parts still pending
+        messages.setParameter(1, MessageState.READY.code()).setParameter(2, MessageState.EXPIRED.code());
+        consumerParts.setParameter(1, ConsumerStates.READY).setParameter(2, ConsumerStates.WAITING);
         for (int i = 0; only != null && i < only.size(); i++) {
-            messages.setParameter(i + 1, only.get(i));
-            consumerParts.setParameter(i + 1, only.get(i));
+            messages.setParameter(i + 3, only.get(i));
+            consumerParts.setParameter(i + 3, only.get(i));
         }
         for (Object[] row : (List<Object[]>) messages.getResultList()) {
             QueueRuntime q = catalog.queue(ReadyEntries.queueId(row));
@@ -107,7 +120,7 @@ public final class ReadyIndexLoader {
                 }
                 pending.add(msgid);
                 // WAITING parts come back through the time manager; remote ones through propagation
-                if (part[3] == null && ((Number) part[4]).intValue() == 0) {
+                if (part[3] == null && ((Number) part[4]).intValue() == ConsumerStates.READY) {
                     out.computeIfAbsent(((Number) part[2]).longValue(), k -> new ArrayList<>())
                             .add(message.forConsumer(((String) part[1]).trim(), message.expiresAt));
                 }

@@ -3,6 +3,7 @@ package io.aqueduct.engine.queue;
 import io.aqueduct.api.DequeueMode;
 import io.aqueduct.api.MessageState;
 import io.aqueduct.api.Navigation;
+import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.store.StoreConnection;
 import java.sql.Connection;
@@ -29,8 +30,6 @@ final class SharedStoreSelection implements DequeueSelection {
     private static final int PAGE = 32;
     /** The longest a waiter goes without looking at the table again. */
     static final long RECHECK_MS = 1000;
-    private static final String COLUMNS = "M.MSGID, M.PRIORITY, M.ORDER_MS, M.GROUP_SEQ, M.SEQ, M.CORRID, M.STATE,"
-            + " M.TIME_MANAGER_INFO";
 
     private final Dialect dialect;
     /** Wakes this node's waiters on the queue. */
@@ -44,15 +43,10 @@ final class SharedStoreSelection implements DequeueSelection {
         this.publish = publish;
     }
 
-    /** The keys of the dequeue order, as {@link ReadyEntry#order} compares them. */
-    private static String[] orderKeys(QueueMeta meta) {
-        return switch (meta.table().sortOrder()) {
-            case ENQ_TIME -> new String[] {"M.ORDER_MS", "M.GROUP_SEQ", "M.SEQ"};
-            case PRIORITY_ENQ_TIME -> new String[] {"M.PRIORITY", "M.ORDER_MS", "M.GROUP_SEQ", "M.SEQ"};
-            case ENQ_TIME_PRIORITY -> new String[] {"M.ORDER_MS", "M.PRIORITY", "M.GROUP_SEQ", "M.SEQ"};
-        };
-    }
-
+    /**
+     * The values of an entry's dequeue-order keys, as {@link ReadyEntry#order} compares them and in the
+     * order of the statements {@code selection.candidates.after.<SORT_ORDER>} / {@code .order.<SORT_ORDER>}.
+     */
     private static long[] orderValues(QueueMeta meta, ReadyEntry e) {
         return switch (meta.table().sortOrder()) {
             case ENQ_TIME -> new long[] {e.orderMs, e.groupSeq, e.seq};
@@ -227,38 +221,34 @@ final class SharedStoreSelection implements DequeueSelection {
      */
     private List<ReadyEntry> page(Connection c, QueueMeta meta, QueueRuntime.Request r, ReadyEntry after,
             Long onlyGroup, Long notGroup, String msgid) throws SQLException {
-        String[] keys = orderKeys(meta);
+        String sortOrder = meta.table().sortOrder().name();
         boolean consumerPart = r.consumer() != null;
-        StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM AQ_MESSAGE M");
+        List<String> sql = new ArrayList<>();
+        sql.add(dialect.sql("selection.candidates.select"));
         if (consumerPart) {
-            // the consumer's part by primary key, message by message in dequeue order: one index probe
-            // each, whatever the planner believes about the tables' sizes
-            sql.append(" JOIN AQ_MESSAGE_CONSUMER C ON C.ID = CONCAT(M.MSGID, ?)");
+            sql.add(dialect.sql("selection.candidates.joinConsumer"));
         }
-        sql.append(" WHERE M.QID = ? AND M.STATE = ?");
+        sql.add(dialect.sql("selection.candidates.where"));
         if (meta.availableState() == MessageState.READY.code()) {
-            sql.append(" AND (M.TIME_MANAGER_INFO IS NULL OR M.TIME_MANAGER_INFO > ?)"); // expired: the time manager's
+            sql.add(dialect.sql("selection.candidates.notExpired")); // expired: the time manager's
         }
         if (consumerPart) {
-            sql.append(" AND C.STATE = 0 AND C.ADDRESS IS NULL");
+            sql.add(dialect.sql("selection.candidates.consumerPending"));
         }
         if (msgid != null) {
-            sql.append(" AND M.MSGID = ?");
+            sql.add(dialect.sql("selection.candidates.byId"));
         }
-        // an attempt on record whose transaction ended without consuming (a rollback, a node that died):
-        // the message comes back once that attempt is counted, never before
-        sql.append(" AND NOT EXISTS (SELECT 1 FROM AQ_ATTEMPT A WHERE A.ID = CONCAT(M.MSGID, ?))");
+        sql.add(dialect.sql("selection.candidates.notOnRecord"));
         if (after != null) {
-            sql.append(" AND (").append(String.join(", ", keys)).append(") > (")
-                    .append("?, ".repeat(keys.length - 1)).append("?)");
+            sql.add(dialect.sql("selection.candidates.after." + sortOrder));
         }
         if (onlyGroup != null) {
-            sql.append(" AND M.GROUP_SEQ = ?");
+            sql.add(dialect.sql("selection.candidates.inGroup"));
         } else if (notGroup != null) {
-            sql.append(" AND M.GROUP_SEQ <> ?");
+            sql.add(dialect.sql("selection.candidates.notInGroup"));
         }
-        sql.append(" ORDER BY ").append(String.join(", ", keys)).append(dialect.limit(PAGE));
-        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+        sql.add(dialect.sql("selection.candidates.order." + sortOrder, PAGE));
+        try (PreparedStatement ps = c.prepareStatement(String.join(" ", sql))) {
             int i = 1;
             if (consumerPart) {
                 ps.setString(i++, "/" + r.consumer());
@@ -267,6 +257,9 @@ final class SharedStoreSelection implements DequeueSelection {
             ps.setInt(i++, meta.availableState());
             if (meta.availableState() == MessageState.READY.code()) {
                 ps.setLong(i++, r.now());
+            }
+            if (consumerPart) {
+                ps.setInt(i++, ConsumerStates.READY);
             }
             if (msgid != null) {
                 ps.setString(i++, msgid);
@@ -298,19 +291,12 @@ final class SharedStoreSelection implements DequeueSelection {
      * a transactionally grouped queue the whole group is taken: one transaction consumes a group.
      */
     private boolean claim(Connection c, QueueMeta meta, QueueRuntime.Request r, ReadyEntry e) throws SQLException {
-        String lock = dialect.lockSkipLockedSuffix();
         boolean group = meta.table().transactionalGrouping();
         String sql;
-        // the claim re-checks the attempt ledger: between a rollback and the count of its attempt the
-        // message is free of locks but not yet back
-        String notOnRecord = " AND NOT EXISTS (SELECT 1 FROM AQ_ATTEMPT A WHERE A.ID = ?)";
         if (r.consumer() == null) {
-            sql = group ? "SELECT MSGID FROM AQ_MESSAGE WHERE QID = ? AND GROUP_SEQ = ?" + lock
-                    : "SELECT MSGID FROM AQ_MESSAGE WHERE MSGID = ? AND STATE = ?" + notOnRecord + lock;
+            sql = dialect.sql(group ? "selection.claimGroup" : "selection.claimMessage");
         } else {
-            sql = group ? "SELECT ID, MSGID FROM AQ_MESSAGE_CONSUMER WHERE QID = ? AND CONSUMER = ? AND MSGID IN"
-                    + " (SELECT MSGID FROM AQ_MESSAGE WHERE QID = ? AND GROUP_SEQ = ?)" + lock
-                    : "SELECT ID, MSGID FROM AQ_MESSAGE_CONSUMER WHERE ID = ? AND STATE = 0" + notOnRecord + lock;
+            sql = dialect.sql(group ? "selection.claimConsumerGroup" : "selection.claimConsumerPart");
         }
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             if (r.consumer() == null && group) {
@@ -327,7 +313,8 @@ final class SharedStoreSelection implements DequeueSelection {
                 ps.setLong(4, e.groupSeq);
             } else {
                 ps.setString(1, e.msgid + "/" + r.consumer());
-                ps.setString(2, e.msgid + "/" + r.consumer());
+                ps.setInt(2, ConsumerStates.READY);
+                ps.setString(3, e.msgid + "/" + r.consumer());
             }
             try (ResultSet rs = ps.executeQuery()) {
                 int msgidColumn = r.consumer() == null ? 1 : 2;

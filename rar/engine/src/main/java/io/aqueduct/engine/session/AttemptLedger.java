@@ -1,6 +1,7 @@
 package io.aqueduct.engine.session;
 
 import io.aqueduct.engine.store.NodeIdentity;
+import io.aqueduct.engine.store.Statements;
 import io.aqueduct.engine.store.Store;
 import io.aqueduct.engine.queue.ReadyEntry;
 import io.aqueduct.engine.store.StoreConnection;
@@ -63,8 +64,7 @@ public final class AttemptLedger implements AutoCloseable {
      */
     String begin(StoreConnection own, long queueId, ReadyEntry e) {
         String id = id(e.msgid, e.consumer);
-        try (PreparedStatement ps = own.connection().prepareStatement(store.dialect().upsert("AQ_ATTEMPT",
-                List.of("ID", "MSGID", "CONSUMER", "QID", "NODE_ID"), "ID"))) {
+        try (PreparedStatement ps = own.connection().prepareStatement(store.dialect().sql("ledger.recordAttempt"))) {
             ps.setString(1, id);
             ps.setString(2, e.msgid);
             ps.setString(3, e.consumer);
@@ -97,8 +97,7 @@ public final class AttemptLedger implements AutoCloseable {
     /** The time manager's beat: this node is alive at {@code now}. */
     public void heartbeat(long now) {
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement(store.dialect().upsert("AQ_NODE",
-                    List.of("NODE_ID", "HEARTBEAT"), "NODE_ID"))) {
+            try (PreparedStatement ps = c.prepareStatement(store.dialect().sql("ledger.heartbeat"))) {
                 ps.setString(1, nodeId);
                 ps.setLong(2, now);
                 ps.executeUpdate();
@@ -110,9 +109,7 @@ public final class AttemptLedger implements AutoCloseable {
     public List<Left> leftByDeadNodes(long now) {
         List<Left> out = new ArrayList<>();
         write(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT A.ID, A.MSGID, A.CONSUMER, A.QID FROM AQ_ATTEMPT A"
-                    + " LEFT JOIN AQ_NODE N ON N.NODE_ID = A.NODE_ID WHERE A.NODE_ID <> ? AND (N.NODE_ID IS NULL OR N.HEARTBEAT < ?)"
-                    + store.dialect().limit(100))) {
+            try (PreparedStatement ps = c.prepareStatement(store.dialect().sql("ledger.leftByDeadNodes", 100))) {
                 ps.setString(1, nodeId);
                 ps.setLong(2, now - NODE_TIMEOUT_MS);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -159,8 +156,8 @@ public final class AttemptLedger implements AutoCloseable {
                 batch.add(first);
                 finished.drainTo(batch, 499);
                 write(c -> {
-                    try (PreparedStatement ps = c.prepareStatement("DELETE FROM AQ_ATTEMPT WHERE ID IN ("
-                            + "?, ".repeat(batch.size() - 1) + "?)")) {
+                    try (PreparedStatement ps = c.prepareStatement(Statements.ids(store.dialect().sql("ledger.forgetAttempts"),
+                            batch.size()))) {
                         for (int i = 0; i < batch.size(); i++) {
                             ps.setString(i + 1, batch.get(i));
                         }
@@ -198,7 +195,7 @@ public final class AttemptLedger implements AutoCloseable {
         }
         try {
             write(c -> {
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM AQ_NODE WHERE NODE_ID = ?")) {
+                try (PreparedStatement ps = c.prepareStatement(store.dialect().sql("ledger.leaveNode"))) {
                     ps.setString(1, nodeId);
                     ps.executeUpdate();
                 }

@@ -124,9 +124,9 @@ public final class RetryAccounting {
         }
         part.state = ConsumerStates.EXPIRED;
         em.flush();
-        long pending = ((Number) em.createNativeQuery("SELECT COUNT(*) FROM AQ_MESSAGE_CONSUMER WHERE MSGID = ?"
-                + " AND STATE IN (0, 1)" + own.dialect().dirtyReadSuffix())
-                .setParameter(1, m.msgid).getSingleResult()).longValue();
+        long pending = ((Number) em.createNativeQuery(own.dialect().sql("retry.pendingConsumers"))
+                .setParameter(1, m.msgid).setParameter(2, ConsumerStates.READY).setParameter(3, ConsumerStates.WAITING)
+                .getSingleResult()).longValue();
         if (pending > 0) {
             outcomes.add(Outcome.EXCEEDED);
             targets.add(null);
@@ -141,16 +141,15 @@ public final class RetryAccounting {
 
     /** Is the message (the consumer's part) locked by a transaction, so that its dead holder is not rolled back yet? */
     private boolean stillHeld(EntityManager em, SessionTransaction.Held h) {
-        String lock = own.dialect().lockSkipLockedSuffix();
         String consumer = h.entry().consumer;
-        String table = consumer == null ? "AQ_MESSAGE WHERE MSGID = ?" : "AQ_MESSAGE_CONSUMER WHERE ID = ?";
         String key = consumer == null ? h.entry().msgid : ConsumerStateEntity.id(h.entry().msgid, consumer);
-        boolean lockedNow = !em.createNativeQuery("SELECT 1 FROM " + table + lock).setParameter(1, key).getResultList().isEmpty();
+        boolean lockedNow = !em.createNativeQuery(own.dialect().sql(consumer == null ? "retry.lockMessage" : "retry.lockConsumerPart"))
+                .setParameter(1, key).getResultList().isEmpty();
         if (lockedNow) {
             return false; // ours now: count it
         }
-        long exists = ((Number) em.createNativeQuery("SELECT COUNT(*) FROM " + table).setParameter(1, key).getSingleResult())
-                .longValue();
+        long exists = ((Number) em.createNativeQuery(own.dialect().sql(consumer == null ? "retry.messageExists"
+                : "retry.consumerPartExists")).setParameter(1, key).getSingleResult()).longValue();
         return exists > 0; // there but locked by another transaction; gone means consumed
     }
 
@@ -185,7 +184,7 @@ public final class RetryAccounting {
                     if (ledger != null) {
                         // the record goes with the count, in one transaction: a node dying now loses neither
                         // (the message is locked first: whoever holds it never waits for the ledger)
-                        em.createNativeQuery("DELETE FROM AQ_ATTEMPT WHERE ID = ?")
+                        em.createNativeQuery(own.dialect().sql("ledger.forgetAttempt"))
                                 .setParameter(1, AttemptLedger.id(h.entry().msgid, h.entry().consumer)).executeUpdate();
                     }
                     QueueMeta q = h.queue().meta();

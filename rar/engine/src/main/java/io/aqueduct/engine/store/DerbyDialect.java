@@ -15,6 +15,7 @@ public final class DerbyDialect implements Dialect {
     private final String databaseName;
     private final boolean inMemory;
     private final EmbeddedXADataSource xa;
+    private final Statements statements = new Statements(this);
 
     private DerbyDialect(String databaseName, boolean inMemory) {
         this.databaseName = databaseName;
@@ -65,6 +66,16 @@ public final class DerbyDialect implements Dialect {
     }
 
     @Override
+    public String database() {
+        return "derby";
+    }
+
+    @Override
+    public Statements statements() {
+        return statements;
+    }
+
+    @Override
     public String defaultSchema() {
         return "APP";
     }
@@ -89,7 +100,7 @@ public final class DerbyDialect implements Dialect {
         if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
             return 0;
         }
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(VERSION) FROM AQ_SCHEMA_VERSION")) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql("store.schemaVersion"))) {
             return rs.next() ? rs.getInt(1) : 0;
         }
     }
@@ -104,9 +115,8 @@ public final class DerbyDialect implements Dialect {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");
             }
-            s.execute("DELETE FROM AQ_SCHEMA_VERSION");
-            s.execute("INSERT INTO AQ_SCHEMA_VERSION VALUES (" + StoreSchema.CURRENT + ")");
         }
+        StoreSchema.recordCurrent(this, c);
     }
 
     /** Schema 1, from an empty database or from the unversioned schemas before it (each step runs when what it creates is missing). */
@@ -221,33 +231,12 @@ public final class DerbyDialect implements Dialect {
                 s.execute("CREATE SCHEMA " + quote(owner));
             }
         }
-        String messageState = "CASE M.STATE WHEN 0 THEN 'READY' WHEN 1 THEN 'WAITING' WHEN 2 THEN 'PROCESSED' ELSE 'EXPIRED' END";
         String payload = "CASE WHEN M.USER_DATA_LOB IS NULL THEN CAST(M.USER_DATA AS BLOB(2G)) ELSE M.USER_DATA_LOB END";
-        String columns = " (QUEUE, MSG_ID, CORR_ID, MSG_PRIORITY, MSG_STATE, DELAY, EXPIRATION, ENQ_TIME, ENQ_USER_ID,"
-                + " ENQ_TXN_ID, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID, RETRY_COUNT, EXCEPTION_QUEUE_OWNER, EXCEPTION_QUEUE, USER_DATA";
-        String select;
-        if (multipleConsumers) {
-            // one row per message and consumer: the consumer's state and dequeue history
-            columns += ", CONSUMER_NAME, ADDRESS, PROTOCOL)";
-            select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY,"
-                    + " CASE WHEN C.STATE = 4 THEN 'UNDELIVERABLE' WHEN C.STATE IS NULL OR M.STATE <> 0 THEN " + messageState
-                    + " WHEN C.STATE = 0 THEN 'READY' WHEN C.STATE = 1 THEN 'WAITING' WHEN C.STATE = 2 THEN 'PROCESSED'"
-                    + " ELSE 'EXPIRED' END,"
-                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, C.DEQ_TIME, C.DEQ_UID, C.DEQ_TID,"
-                    + " COALESCE(C.RETRY_COUNT, M.RETRY_COUNT), M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload + ","
-                    + " C.NAME, C.ADDRESS, C.PROTOCOL"
-                    + " FROM AQ_MESSAGE M JOIN AQ_QUEUE Q ON M.QID = Q.QID LEFT JOIN AQ_MESSAGE_CONSUMER C ON C.MSGID = M.MSGID";
-        } else {
-            columns += ")";
-            select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY, " + messageState + ","
-                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, M.DEQ_TIME, M.DEQ_UID, M.DEQ_TID,"
-                    + " M.RETRY_COUNT, M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload
-                    + " FROM AQ_MESSAGE M JOIN AQ_QUEUE Q ON M.QID = Q.QID";
-        }
         try (Statement s = c.createStatement()) {
-            // names were validated as identifiers and the id is ours: nothing user-typed is spliced in raw
-            s.execute("CREATE VIEW " + quote(owner) + "." + quote("AQ$" + queueTable) + columns + select
-                    + " WHERE M.QT_ID = " + queueTableId);
+            // names were validated as identifiers: nothing user-typed is spliced in raw
+            s.execute("CREATE VIEW " + quote(owner) + "." + quote("AQ$" + queueTable)
+                    + QueueTableViews.columnsAndSelect(multipleConsumers, queueTableId, "AQ_MESSAGE", "AQ_QUEUE",
+                            "AQ_MESSAGE_CONSUMER", payload));
         }
     }
 

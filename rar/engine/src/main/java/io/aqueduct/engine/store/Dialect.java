@@ -14,6 +14,28 @@ public interface Dialect {
     /** EclipseLink's target-database value. */
     String eclipseLinkPlatform();
 
+    /**
+     * The database's name in {@code statements.properties} overrides ({@code name@database}):
+     * {@code derby}, {@code postgresql} or {@code mariadb}.
+     */
+    String database();
+
+    /** This database's SQL statements (see {@link Statements}); one instance per dialect, which caches them. */
+    Statements statements();
+
+    /**
+     * The SQL statement {@code name} for this database (its {@code @database} override, else the
+     * generic one), placeholders replaced; see {@link Statements#sql(String)}.
+     */
+    default String sql(String name) {
+        return statements().sql(name);
+    }
+
+    /** The SQL statement {@code name}, its row limit {@code rows}; see {@link Statements#sql(String, int)}. */
+    default String sql(String name, int rows) {
+        return statements().sql(name, rows);
+    }
+
     /** The schema queue tables belong to when a name gives none. */
     String defaultSchema();
 
@@ -74,19 +96,6 @@ public interface Dialect {
     /** How many numbers {@link #reserveSequenceBlock} reserves at a time. */
     default int sequenceBlockSize() {
         return 1;
-    }
-
-    /**
-     * An INSERT of one row into {@code table} that updates the row instead when its key exists
-     * (shared stores: the attempt ledger and node heartbeats).
-     */
-    default String upsert(String table, java.util.List<String> columns, String key) {
-        throw new UnsupportedOperationException("a store of one JVM keeps no attempt ledger");
-    }
-
-    /** Can an XA branch started on one connection be joined (TMJOIN) from another connection of the store? */
-    default boolean xaJoinAcrossConnections() {
-        return !shared(); // Derby can; PostgreSQL and MariaDB tie a branch to its connection
     }
 
     /**

@@ -46,6 +46,11 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
+    public String database() {
+        return "mariadb";
+    }
+
+    @Override
     public XADataSource xaDataSource() {
         return xa;
     }
@@ -110,13 +115,6 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
-    public String upsert(String table, java.util.List<String> columns, String key) {
-        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES (" + "?, ".repeat(columns.size() - 1)
-                + "?) ON DUPLICATE KEY UPDATE " + String.join(", ", columns.stream().filter(c -> !c.equals(key))
-                        .map(c -> c + " = VALUES(" + c + ")").toList());
-    }
-
-    @Override
     protected void boundLockWaits(Statement s) throws SQLException {
         // DDL waits for metadata locks (a prepared XA branch holds them on its tables) up to a year by default
         s.execute("SET SESSION lock_wait_timeout = 10");
@@ -164,7 +162,7 @@ public final class MariaDbDialect extends SharedSqlDialect {
 
     @Override
     public long reserveSequenceBlock(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT NEXTVAL(AQ_MESSAGE_SEQ)")) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql("store.nextSequenceBlock"))) {
             rs.next();
             return rs.getLong(1);
         }

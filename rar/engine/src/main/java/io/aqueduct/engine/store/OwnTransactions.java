@@ -17,6 +17,7 @@ public final class OwnTransactions implements AutoCloseable {
     private final Store store;
     private final ReentrantLock lock = new ReentrantLock();
     private StoreConnection connection;
+    private volatile boolean closed;
 
     public OwnTransactions(Store store) {
         this.store = store;
@@ -41,6 +42,9 @@ public final class OwnTransactions implements AutoCloseable {
      * again, a broken connection once on a fresh one.
      */
     public <T> T run(Function<StoreConnection, T> work) {
+        if (closed) {
+            throw new AqException(AqError.SESSION_STATE, "The Aqueduct engine is closed.");
+        }
         lock.lock();
         try {
             for (int attempt = 1;; attempt++) {
@@ -111,6 +115,7 @@ public final class OwnTransactions implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         lock.lock();
         try {
             if (connection != null) {

@@ -44,6 +44,11 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    public String database() {
+        return "postgresql";
+    }
+
+    @Override
     public XADataSource xaDataSource() {
         return xa;
     }
@@ -89,13 +94,6 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
-    public String upsert(String table, java.util.List<String> columns, String key) {
-        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES (" + "?, ".repeat(columns.size() - 1)
-                + "?) ON CONFLICT (" + key + ") DO UPDATE SET " + columns.stream().filter(c -> !c.equals(key))
-                        .map(c -> c + " = EXCLUDED." + c).collect(Collectors.joining(", "));
-    }
-
-    @Override
     protected void boundLockWaits(Statement s) throws SQLException {
         s.execute("SET LOCAL lock_timeout = '10s'"); // this transaction only: the schema's
     }
@@ -126,7 +124,7 @@ public final class PostgresDialect extends SharedSqlDialect {
 
     @Override
     public long reserveSequenceBlock(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT nextval('aq_message_seq')")) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql("store.nextSequenceBlock"))) {
             rs.next();
             return rs.getLong(1);
         }

@@ -15,6 +15,7 @@ import java.util.List;
  */
 abstract class SharedSqlDialect implements Dialect {
     protected final JdbcSettings settings;
+    private final Statements statements = new Statements(this);
 
     SharedSqlDialect(JdbcSettings settings) {
         this.settings = settings;
@@ -70,6 +71,11 @@ abstract class SharedSqlDialect implements Dialect {
     }
 
     @Override
+    public Statements statements() {
+        return statements;
+    }
+
+    @Override
     public boolean isConnectionLost(SQLException e) {
         return Dialect.super.isConnectionLost(e);
     }
@@ -115,7 +121,7 @@ abstract class SharedSqlDialect implements Dialect {
         if (!tableExists(c, "AQ_SCHEMA_VERSION")) {
             return 0;
         }
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(VERSION) FROM AQ_SCHEMA_VERSION")) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql("store.schemaVersion"))) {
             return rs.next() ? rs.getInt(1) : 0;
         }
     }
@@ -133,8 +139,7 @@ abstract class SharedSqlDialect implements Dialect {
                 createSchemaV1(s);
             }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
-            s.execute("DELETE FROM AQ_SCHEMA_VERSION");
-            s.execute("INSERT INTO AQ_SCHEMA_VERSION (VERSION) VALUES (" + StoreSchema.CURRENT + ")");
+            StoreSchema.recordCurrent(this, c);
             c.commit();
         } finally {
             unlockSchema(c);
@@ -222,36 +227,12 @@ abstract class SharedSqlDialect implements Dialect {
     @Override
     public void createQueueTableView(Connection c, String owner, String queueTable, long queueTableId,
             boolean multipleConsumers) throws SQLException {
-        String m = table(c, "AQ_MESSAGE");
-        String q = table(c, "AQ_QUEUE");
-        String consumers = table(c, "AQ_MESSAGE_CONSUMER");
-        String messageState = "CASE M.STATE WHEN 0 THEN 'READY' WHEN 1 THEN 'WAITING' WHEN 2 THEN 'PROCESSED' ELSE 'EXPIRED' END";
-        String payload = "COALESCE(M.USER_DATA_LOB, M.USER_DATA)";
-        String columns = " (QUEUE, MSG_ID, CORR_ID, MSG_PRIORITY, MSG_STATE, DELAY, EXPIRATION, ENQ_TIME, ENQ_USER_ID,"
-                + " ENQ_TXN_ID, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID, RETRY_COUNT, EXCEPTION_QUEUE_OWNER, EXCEPTION_QUEUE, USER_DATA";
-        String select;
-        if (multipleConsumers) {
-            columns += ", CONSUMER_NAME, ADDRESS, PROTOCOL)";
-            select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY,"
-                    + " CASE WHEN C.STATE = 4 THEN 'UNDELIVERABLE' WHEN C.STATE IS NULL OR M.STATE <> 0 THEN " + messageState
-                    + " WHEN C.STATE = 0 THEN 'READY' WHEN C.STATE = 1 THEN 'WAITING' WHEN C.STATE = 2 THEN 'PROCESSED'"
-                    + " ELSE 'EXPIRED' END,"
-                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, C.DEQ_TIME, C.DEQ_UID, C.DEQ_TID,"
-                    + " COALESCE(C.RETRY_COUNT, M.RETRY_COUNT), M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload + ","
-                    + " C.NAME, C.ADDRESS, C.PROTOCOL"
-                    + " FROM " + m + " M JOIN " + q + " Q ON M.QID = Q.QID LEFT JOIN " + consumers + " C ON C.MSGID = M.MSGID";
-        } else {
-            columns += ")";
-            select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY, " + messageState + ","
-                    + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, M.DEQ_TIME, M.DEQ_UID, M.DEQ_TID,"
-                    + " M.RETRY_COUNT, M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload
-                    + " FROM " + m + " M JOIN " + q + " Q ON M.QID = Q.QID";
-        }
+        String view = QueueTableViews.columnsAndSelect(multipleConsumers, queueTableId, table(c, "AQ_MESSAGE"),
+                table(c, "AQ_QUEUE"), table(c, "AQ_MESSAGE_CONSUMER"), "COALESCE(M.USER_DATA_LOB, M.USER_DATA)");
         try (Statement s = c.createStatement()) {
-            // names were validated as identifiers and the id is ours: nothing user-typed is spliced in raw
+            // names were validated as identifiers: nothing user-typed is spliced in raw
             s.execute("CREATE SCHEMA IF NOT EXISTS " + quote(owner));
-            s.execute("CREATE OR REPLACE VIEW " + quote(owner) + "." + quote("AQ$" + queueTable) + columns + select
-                    + " WHERE M.QT_ID = " + queueTableId);
+            s.execute("CREATE OR REPLACE VIEW " + quote(owner) + "." + quote("AQ$" + queueTable) + view);
         }
     }
 

@@ -139,7 +139,8 @@ public final class StoreConnection implements AutoCloseable {
                         connection.releaseSavepoint(sp);
                     }
                     return result;
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
+                    // an Error too (out of memory while a huge payload is written): the unit must not stay open
                     if (em.getTransaction().isActive()) {
                         em.getTransaction().rollback();
                     }

@@ -3,7 +3,9 @@ package io.aqueduct.engine.store;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * The store's schema version. A store records the version it was brought to in
@@ -32,5 +34,16 @@ public final class StoreSchema {
             dialect.migrateSchema(c, version);
         }
         c.commit();
+    }
+
+    /** Records {@link #CURRENT} as the store's version (the last step of a migration, in its transaction). */
+    static void recordCurrent(Dialect dialect, Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(dialect.sql("store.clearSchemaVersion"));
+        }
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("store.recordSchemaVersion"))) {
+            ps.setInt(1, CURRENT);
+            ps.executeUpdate();
+        }
     }
 }

@@ -13,6 +13,7 @@ import io.aqueduct.engine.store.Outage;
 import io.aqueduct.engine.store.Store;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.StoreConnection;
+import io.aqueduct.engine.store.Statements;
 import jakarta.persistence.EntityManager;
 import java.util.ArrayList;
 import java.util.List;
@@ -255,11 +256,9 @@ public final class TimeManager implements DueWork, AutoCloseable {
      */
     private void sweepUncompleted() {
         @SuppressWarnings("unchecked")
-        List<Object> msgids = connection.work(em -> em.createNativeQuery("SELECT M.MSGID FROM AQ_MESSAGE M"
-                + " JOIN AQ_QUEUE Q ON Q.QID = M.QID JOIN AQ_QUEUE_TABLE T ON T.QT_ID = Q.QT_ID"
-                + " WHERE M.STATE = 0 AND T.MULTIPLE_CONSUMERS = 1 AND Q.QUEUE_TYPE <> 'EXCEPTION'"
-                + " AND NOT EXISTS (SELECT 1 FROM AQ_MESSAGE_CONSUMER C WHERE C.MSGID = M.MSGID AND C.STATE IN (0, 1))"
-                + store.dialect().limit(BATCH)).getResultList());
+        List<Object> msgids = connection.work(em -> em.createNativeQuery(store.dialect().sql("time.uncompletedMessages", BATCH))
+                .setParameter(1, MessageState.READY.code()).setParameter(2, io.aqueduct.api.QueueType.EXCEPTION.name())
+                .setParameter(3, ConsumerStates.READY).setParameter(4, ConsumerStates.WAITING).getResultList());
         connection.commit();
         for (Object id : msgids) {
             completions.add(((String) id).trim());
@@ -279,12 +278,10 @@ public final class TimeManager implements DueWork, AutoCloseable {
                 // Derby reads dirty (the conditional updates re-check); a shared store locks the rows it
                 // takes and skips those another node's time manager or a dequeuer holds
                 io.aqueduct.engine.store.Dialect dialect = store.dialect();
-                String batch = dialect.limit(BATCH) + dialect.timeManagerBatchSuffix();
                 // rows in-doubt branches hold (Derby) are left out, or a batch full of them would starve the rest
                 List<String> passed = inDoubt.stream().limit(1000).toList();
-                String passBy = passed.isEmpty() ? "" : " AND MSGID NOT IN (" + "?, ".repeat(passed.size() - 1) + "?)";
-                jakarta.persistence.Query due = em.createNativeQuery("SELECT " + ReadyEntries.SQL_COLUMNS
-                        + " FROM AQ_MESSAGE WHERE TIME_MANAGER_INFO <= ?" + passBy + " ORDER BY TIME_MANAGER_INFO" + batch)
+                jakarta.persistence.Query due = em.createNativeQuery(passed.isEmpty() ? dialect.sql("time.dueMessages", BATCH)
+                        : Statements.ids(dialect.sql("time.dueMessagesPassingBy", BATCH), passed.size()))
                         .setParameter(1, now);
                 for (int i = 0; i < passed.size(); i++) {
                     due.setParameter(i + 2, passed.get(i));
@@ -296,8 +293,7 @@ public final class TimeManager implements DueWork, AutoCloseable {
                 }
                 // consumers of multi-consumer queues whose retry delay is over
                 @SuppressWarnings("unchecked")
-                List<Object[]> parts = em.createNativeQuery("SELECT ID, MSGID, CONSUMER FROM AQ_MESSAGE_CONSUMER"
-                        + " WHERE TIME_MANAGER_INFO <= ? ORDER BY TIME_MANAGER_INFO" + batch)
+                List<Object[]> parts = em.createNativeQuery(dialect.sql("time.dueConsumerParts", BATCH))
                         .setParameter(1, now).getResultList();
                 for (Object[] part : parts) {
                     retryDelayOver(em, ((String) part[0]).trim(), ((String) part[1]).trim(), ((String) part[2]).trim(), now, changes);
@@ -505,12 +501,10 @@ public final class TimeManager implements DueWork, AutoCloseable {
     }
 
     private long nextDueAfter(long now) {
-        String dirty = store.dialect().dirtyReadSuffix();
+        io.aqueduct.engine.store.Dialect dialect = store.dialect();
         Object[] mins = connection.work(em -> new Object[] {
-            em.createNativeQuery("SELECT MIN(TIME_MANAGER_INFO) FROM AQ_MESSAGE WHERE TIME_MANAGER_INFO > ?" + dirty)
-                    .setParameter(1, now).getSingleResult(),
-            em.createNativeQuery("SELECT MIN(TIME_MANAGER_INFO) FROM AQ_MESSAGE_CONSUMER WHERE TIME_MANAGER_INFO > ?" + dirty)
-                    .setParameter(1, now).getSingleResult()});
+            em.createNativeQuery(dialect.sql("time.nextDueMessage")).setParameter(1, now).getSingleResult(),
+            em.createNativeQuery(dialect.sql("time.nextDueConsumerPart")).setParameter(1, now).getSingleResult()});
         connection.commit();
         long next = Long.MAX_VALUE;
         for (Object min : mins) {

@@ -1,0 +1,146 @@
+package io.aqueduct.engine.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The engine's SQL, one named statement per operation, read once from
+ * {@code io/aqueduct/engine/store/statements.properties} (the model: ActiveMQ Artemis's JDBC SQL
+ * provider). A statement is looked up for one database: {@code name@database} (database =
+ * {@link Dialect#database()}: {@code derby}, {@code postgresql}, {@code mariadb}) when the file has it,
+ * else the generic {@code name}. An unknown name is an {@link IllegalStateException} at first use.
+ *
+ * <p>Get statements through the dialect: {@code dialect.sql("time.dueMessages")}, or
+ * {@code dialect.sql("time.dueMessages", 200)} when the statement has a row limit. The placeholders
+ * (documented at the top of the file) are replaced here:
+ * <ul>
+ * <li>{@code {dirtyRead}}, {@code {skipLocked}}, {@code {timeManagerBatch}}: the dialect's
+ * {@link Dialect#dirtyReadSuffix()}, {@link Dialect#lockSkipLockedSuffix()},
+ * {@link Dialect#timeManagerBatchSuffix()} (a statement with {@code {skipLocked}} is for shared stores
+ * only: on Derby it fails with {@link UnsupportedOperationException});</li>
+ * <li>{@code {limit}}: {@link Dialect#limit(int)} of the rows given to {@link #sql(String, int)} (a
+ * statement with it must be asked with a row count, one without it without);</li>
+ * <li>{@code {ids}}: left in place; {@link #ids(String, int)} makes it {@code ?, ?, ...} for a list of
+ * parameters (an {@code IN} list).</li>
+ * </ul>
+ *
+ * <p>State codes are never written into the text: a statement says {@code STATE = ?} and the caller
+ * binds {@code MessageState.READY.code()} or {@code ConsumerStates.READY}.
+ */
+public final class Statements {
+    /** Where the statements are, on the class path. */
+    static final String RESOURCE = "statements.properties";
+    /** Separates a statement's name from the database its override is for. */
+    static final char OVERRIDE = '@';
+    /** The databases an override may name. */
+    static final java.util.List<String> DATABASES = java.util.List.of("derby", "postgresql", "mariadb");
+    /** The placeholders a statement may use. */
+    static final java.util.Set<String> PLACEHOLDERS = java.util.Set.of("dirtyRead", "skipLocked", "timeManagerBatch",
+            "limit", "ids");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)}");
+    private static final Map<String, String> TEXT = load();
+
+    private final Dialect dialect;
+    private final Map<String, String> resolved = new ConcurrentHashMap<>();
+
+    /** The statements of one dialect; each dialect keeps one (resolved texts are cached here). */
+    Statements(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    /**
+     * The statement {@code name} for this database, its dialect placeholders replaced.
+     *
+     * @throws IllegalStateException when the file has no such statement, or it needs a row limit
+     */
+    public String sql(String name) {
+        String sql = resolved.computeIfAbsent(name, this::resolve);
+        if (sql.contains("{limit}")) {
+            throw new IllegalStateException("The statement " + name + " has a row limit: ask for it with sql(name, rows)");
+        }
+        return sql;
+    }
+
+    /**
+     * The statement {@code name}, its {@code {limit}} made a limit of {@code rows} rows.
+     *
+     * @throws IllegalStateException when the file has no such statement, or it has no {@code {limit}}
+     */
+    public String sql(String name, int rows) {
+        String sql = resolved.computeIfAbsent(name, this::resolve);
+        if (!sql.contains("{limit}")) {
+            throw new IllegalStateException("The statement " + name + " has no {limit}: ask for it with sql(name)");
+        }
+        return sql.replace("{limit}", dialect.limit(rows));
+    }
+
+    /** Replaces the {@code {ids}} of {@code sql} by {@code count} (at least 1) parameter markers. */
+    public static String ids(String sql, int count) {
+        if (count < 1 || !sql.contains("{ids}")) {
+            throw new IllegalArgumentException("Need {ids} and at least one id, not " + count + ": " + sql);
+        }
+        return sql.replace("{ids}", "?, ".repeat(count - 1) + "?");
+    }
+
+    private String resolve(String name) {
+        String text = text(name, dialect.database());
+        Matcher m = PLACEHOLDER.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = switch (m.group(1)) {
+                case "dirtyRead" -> dialect.dirtyReadSuffix();
+                case "skipLocked" -> dialect.lockSkipLockedSuffix();
+                case "timeManagerBatch" -> dialect.timeManagerBatchSuffix();
+                case "limit", "ids" -> m.group(); // filled per call
+                default -> throw new IllegalStateException("The statement " + name + " has an unknown placeholder " + m.group());
+            };
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** The raw text of {@code name} for {@code database}: its override, else the generic statement. */
+    static String text(String name, String database) {
+        String text = TEXT.get(name + OVERRIDE + database);
+        if (text == null) {
+            text = TEXT.get(name);
+        }
+        if (text == null || name.indexOf(OVERRIDE) >= 0) {
+            throw new IllegalStateException("No SQL statement named " + name + " in " + RESOURCE);
+        }
+        return text;
+    }
+
+    /** Every entry of the file (generic names and overrides), for checks. */
+    static Map<String, String> all() {
+        return TEXT;
+    }
+
+    private static Map<String, String> load() {
+        Properties p = new Properties();
+        try (InputStream in = Statements.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("The engine's SQL statements (" + RESOURCE + ") are missing from its jar");
+            }
+            p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read the engine's SQL statements: " + e.getMessage(), e);
+        }
+        Map<String, String> text = new TreeMap<>();
+        for (String name : p.stringPropertyNames()) {
+            // values are trimmed: a statement built from parts joins them with one space
+            text.put(name, p.getProperty(name).trim().replaceAll("\\s+", " "));
+        }
+        return Collections.unmodifiableMap(text);
+    }
+}
