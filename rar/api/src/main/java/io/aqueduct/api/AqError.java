@@ -93,6 +93,11 @@ public final class AqError {
     public static final int TRANSFORMATION_FAILED = 25229;
     /** A name is not a valid identifier. */
     public static final int INVALID_NAME = 44003;
+    /**
+     * The JVM ran out of heap during the call (ORA-04030, "out of process memory"): the work of the
+     * session's transaction is rolled back (an XA branch is doomed); the session stays usable.
+     */
+    public static final int OUT_OF_MEMORY = 4030;
     /** The session is closed or in a state that forbids the call. */
     public static final int SESSION_STATE = 25400;
 }

@@ -72,9 +72,12 @@ public final class MessageProperties implements Serializable {
 
     /**
      * The consumers of this message on a multi-consumer queue, instead of the queue's subscribers.
-     * Recipients need not be subscribers.
+     * Recipients need not be subscribers. A null agent in the list: 24097.
      */
     public MessageProperties recipients(java.util.List<Agent> recipients) {
+        if (recipients != null && recipients.stream().anyMatch(java.util.Objects::isNull)) {
+            throw new AqException(AqError.INVALID_VALUE, "The recipient list holds a null agent.");
+        }
         this.recipients = recipients == null ? null : java.util.List.copyOf(recipients);
         return this;
     }

@@ -40,7 +40,9 @@ public final class QueueProperties {
         return this;
     }
 
+    /** A comment (at most 2000 bytes in UTF-8, checked at creation); NUL or half a surrogate pair: 24097. */
     public QueueProperties comment(String comment) {
+        StorableText.check(comment, "A queue comment");
         this.comment = comment;
         return this;
     }

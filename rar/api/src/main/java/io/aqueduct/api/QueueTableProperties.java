@@ -13,18 +13,28 @@ public final class QueueTableProperties {
         return new QueueTableProperties();
     }
 
-    /** RAW, TEXT, JSON or XML payloads. */
+    /** The longest object type name the catalog keeps (OBJECT_TYPE column). */
+    public static final int MAX_OBJECT_TYPE_CHARS = 256;
+
+    /** RAW, TEXT, JSON or XML payloads; null means the default, RAW. */
     public QueueTableProperties payloadType(PayloadType payloadType) {
         if (payloadType == PayloadType.OBJECT) {
             throw new AqException(AqError.INVALID_VALUE, "An OBJECT queue table needs its type: use objectType(className).");
         }
-        this.payloadType = payloadType;
+        this.payloadType = payloadType == null ? PayloadType.RAW : payloadType;
         this.objectType = null;
         return this;
     }
 
-    /** Java-object payloads of this class (a fully qualified, serializable class name). */
+    /**
+     * Java-object payloads of this class (a fully qualified, serializable class name, at most
+     * {@value #MAX_OBJECT_TYPE_CHARS} characters: 24097 otherwise).
+     */
     public QueueTableProperties objectType(String className) {
+        if (className != null && className.length() > MAX_OBJECT_TYPE_CHARS) {
+            throw new AqException(AqError.INVALID_VALUE, "An object type name has at most " + MAX_OBJECT_TYPE_CHARS
+                    + " characters; got " + className.length() + ".");
+        }
         this.payloadType = PayloadType.OBJECT;
         this.objectType = className;
         return this;
@@ -45,7 +55,9 @@ public final class QueueTableProperties {
         return this;
     }
 
+    /** A comment (at most 2000 bytes in UTF-8, checked at creation); NUL or half a surrogate pair: 24097. */
     public QueueTableProperties comment(String comment) {
+        StorableText.check(comment, "A queue table comment");
         this.comment = comment;
         return this;
     }

@@ -8,6 +8,7 @@ import io.aqueduct.engine.admin.CatalogLoader;
 import io.aqueduct.engine.admin.QueueAdministration;
 import io.aqueduct.engine.payload.DeserializationFilter;
 import io.aqueduct.engine.queue.Catalog;
+import io.aqueduct.engine.queue.QualifiedName;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.ReadyIndexLoader;
 import io.aqueduct.engine.session.AttemptJournal;
@@ -321,12 +322,21 @@ public final class AqueductEngine implements AutoCloseable {
 
         /** A durable embedded Derby database in {@code directory}. */
         public Builder derbyDirectory(Path directory) {
+            if (directory == null) {
+                throw new AqException(AqError.INVALID_VALUE, "Give the directory of the Derby store, not null.");
+            }
             this.dialect = DerbyDialect.directory(directory);
             return this;
         }
 
         /** An in-memory Derby database (tests). */
         public Builder derbyInMemory(String name) {
+            // the name becomes part of a JDBC URL: nothing that could add attributes or leave the memory subprotocol
+            if (name == null || name.isBlank() || !name.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_'
+                    || ch == '-' || ch == '.') || name.contains("..")) {
+                throw new AqException(AqError.INVALID_VALUE, "'" + name + "' is not a name for an in-memory Derby store:"
+                        + " use letters, digits, _, - and single dots.");
+            }
             this.dialect = DerbyDialect.inMemory(name);
             return this;
         }
@@ -346,6 +356,9 @@ public final class AqueductEngine implements AutoCloseable {
         }
 
         public Builder clock(AqClock clock) {
+            if (clock == null) {
+                throw new AqException(AqError.INVALID_VALUE, "Give the engine a clock, not null (AqClock.system() is the default).");
+            }
             this.clock = clock;
             return this;
         }
@@ -358,7 +371,7 @@ public final class AqueductEngine implements AutoCloseable {
 
         /** The schema of names given without one (the dialect's default otherwise). */
         public Builder defaultSchema(String schema) {
-            this.defaultSchema = schema == null ? null : schema.toUpperCase(java.util.Locale.ROOT);
+            this.defaultSchema = schema == null ? null : QualifiedName.schema(schema);
             return this;
         }
 

@@ -2,6 +2,7 @@ package io.aqueduct.engine.admin;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
+import io.aqueduct.api.StorableText;
 import io.aqueduct.api.Agent;
 import io.aqueduct.api.SubscriberInfo;
 import io.aqueduct.engine.expression.Expression;
@@ -52,6 +53,11 @@ public final class QueueAdministration implements QueueAdmin {
     public static final int MAX_SUBSCRIBERS = 1024;
     /** The rule column's size. */
     private static final int MAX_RULE_BYTES = 4000;
+    /**
+     * The longest retry delay or retention: about 1,000 years, so that now plus either stays a date
+     * every store keeps (before the year 10000) until the year 8999.
+     */
+    public static final long MAX_DURATION_SECONDS = 1000L * 365 * 86_400;
     private static final Pattern AGENT_NAME = Pattern.compile("\\p{L}[\\p{L}\\p{N}_$#]*");
 
     private final OwnTransactions own;
@@ -430,7 +436,7 @@ public final class QueueAdministration implements QueueAdmin {
         }
         Transformations.checkStorable(t);
         inAdminTransaction(c -> {
-            c.jdbc(conn -> Transformations.insert(conn, t));
+            c.jdbc(conn -> Transformations.insert(conn, own.dialect(), t));
             return null;
         });
         transformations.put(t);
@@ -464,7 +470,7 @@ public final class QueueAdministration implements QueueAdmin {
     private void replace(Transformation t) {
         Transformations.checkStorable(t);
         inAdminTransaction(c -> {
-            c.jdbc(conn -> Transformations.update(conn, t));
+            c.jdbc(conn -> Transformations.update(conn, own.dialect(), t));
             return null;
         });
         transformations.put(t);
@@ -486,7 +492,7 @@ public final class QueueAdministration implements QueueAdmin {
                     + String.join(", ", users.stream().sorted().toList()) + ": alter or remove them first.");
         }
         inAdminTransaction(c -> {
-            c.jdbc(conn -> Transformations.delete(conn, t));
+            c.jdbc(conn -> Transformations.delete(conn, own.dialect(), t));
             return null;
         });
         transformations.remove(t.qualifiedName());
@@ -537,6 +543,7 @@ public final class QueueAdministration implements QueueAdmin {
     }
 
     private static Expression rule(String text) {
+        StorableText.check(text, "A subscriber rule");
         if (text != null && text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_RULE_BYTES) {
             throw new AqException(AqError.INVALID_EXPRESSION, "A subscriber rule has at most " + MAX_RULE_BYTES + " bytes.");
         }
@@ -642,28 +649,37 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.INVALID_VALUE, "Invalid retention_time " + retention
                     + ": use 0 or more seconds, or INFINITE (-1).");
         }
+        // both are added to a message's time: the sum must stay a date the stores keep (before the year 10000)
+        if (retryDelay > MAX_DURATION_SECONDS) {
+            throw new AqException(AqError.INVALID_VALUE, "Invalid retry_delay " + retryDelay + ": at most "
+                    + MAX_DURATION_SECONDS + " seconds (about 1,000 years).");
+        }
+        if (retention > MAX_DURATION_SECONDS) {
+            throw new AqException(AqError.INVALID_VALUE, "Invalid retention_time " + retention + ": at most "
+                    + MAX_DURATION_SECONDS + " seconds (about 1,000 years), or INFINITE (-1).");
+        }
     }
 
     private static void checkComment(String comment) {
+        StorableText.check(comment, "A comment");
         if (comment != null && comment.getBytes(StandardCharsets.UTF_8).length > MAX_COMMENT_BYTES) {
             throw new AqException(AqError.INVALID_VALUE, "A comment has at most " + MAX_COMMENT_BYTES + " bytes.");
         }
     }
 
     /** Ids never come back after a drop: a dropped queue's sessions must not mistake a new queue for it. */
-    private static long nextId(EntityManager em, String entity) {
+    private long nextId(EntityManager em, String entity) {
         String name = switch (entity) {
             case "QueueEntity" -> "QUEUE";
             case "SubscriberEntity" -> "SUBSCRIBER";
             default -> "QUEUE_TABLE";
         };
-        em.createNativeQuery("UPDATE AQ_SEQUENCE SET NEXT_VALUE = NEXT_VALUE + 1 WHERE NAME = ?").setParameter(1, name)
-                .executeUpdate();
-        return ((Number) em.createNativeQuery("SELECT NEXT_VALUE FROM AQ_SEQUENCE WHERE NAME = ?").setParameter(1, name)
+        em.createNativeQuery(own.dialect().sql("admin.nextId.take")).setParameter(1, name).executeUpdate();
+        return ((Number) em.createNativeQuery(own.dialect().sql("admin.nextId.read")).setParameter(1, name)
                 .getSingleResult()).longValue();
     }
 
-    private static QueueEntity newQueue(EntityManager em, String owner, String name, long tableId, QueueProperties p) {
+    private QueueEntity newQueue(EntityManager em, String owner, String name, long tableId, QueueProperties p) {
         QueueEntity q = new QueueEntity();
         q.id = nextId(em, "QueueEntity");
         q.owner = owner;

@@ -95,6 +95,12 @@ public final class PayloadCodec {
             } catch (JsonException e) {
                 throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "Queue table " + table.qualifiedName()
                         + " holds JSON, and this payload cannot be read as JSON: " + e.getMessage());
+            } catch (AqException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // the parser's own limits (nesting depth) come as plain runtime exceptions
+                throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "Queue table " + table.qualifiedName()
+                        + " holds JSON, and this payload cannot be read as JSON: " + e.getMessage());
             }
             text = s;
         } else {

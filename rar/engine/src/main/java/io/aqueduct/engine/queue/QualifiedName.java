@@ -32,7 +32,7 @@ public record QualifiedName(String schema, String name) {
         if (text == null || text.isBlank()) {
             throw new AqException(AqError.INVALID_NAME, "A " + what + " name is required.");
         }
-        String trimmed = text.trim();
+        String trimmed = text.strip(); // whitespace only: a NUL or other control character stays and is refused
         int dot = trimmed.indexOf('.');
         String schema = dot < 0 ? defaultSchema : trimmed.substring(0, dot);
         String name = dot < 0 ? trimmed : trimmed.substring(dot + 1);
@@ -42,6 +42,16 @@ public record QualifiedName(String schema, String name) {
         check(upperSchema, "schema", MAX_SCHEMA_BYTES, text);
         check(upperName, what, maxNameBytes, text);
         return new QualifiedName(upperSchema, upperName);
+    }
+
+    /** A schema name as given (not trimmed), upper-cased: a letter, then letters, digits, _ $ #; at most 30 bytes. */
+    public static String schema(String text) {
+        if (text == null || text.isEmpty()) {
+            throw new AqException(AqError.INVALID_NAME, "A schema name is required.");
+        }
+        String upper = text.toUpperCase(Locale.ROOT);
+        check(upper, "schema", MAX_SCHEMA_BYTES, text);
+        return upper;
     }
 
     private static void check(String part, String what, int maxBytes, String whole) {

@@ -182,6 +182,9 @@ final class Dequeuer {
         if (opts.condition() != null) {
             Expression.parse(opts.condition()); // a malformed condition is refused before anything happens
         }
+        if (!meta.dequeueEnabled() && context.catalog().refresh()) {
+            meta = q.meta(); // another node may have started it a moment ago
+        }
         if (!meta.dequeueEnabled()) {
             throw dequeueDisabled(meta);
         }
@@ -205,8 +208,7 @@ final class Dequeuer {
         String msgid = opts.messageId() == null ? null : opts.messageId().toString();
         Predicate<String> correlation = opts.correlation() == null ? null : CorrelationPattern.compile(opts.correlation());
         Predicate<ReadyEntry> condition = condition(c, q, opts.condition());
-        long waitMillis = opts.waitSeconds() == DequeueOptions.FOREVER ? Long.MAX_VALUE : opts.waitSeconds() * 1000;
-        long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : context.clock().millis() + waitMillis;
+        long deadline = EngineSession.deadline(context.clock().millis(), EngineSession.waitMillis(opts.waitSeconds()));
         Navigation nav = navigation;
         while (true) {
             if (context.engineClosed().getAsBoolean()) {

@@ -253,6 +253,9 @@ final class Enqueuer {
     private QueueRuntime queueForEnqueue(String queue) {
         QueueRuntime q = session.resolve(queue);
         QueueMeta meta = q.meta();
+        if (!meta.enqueueEnabled() && context.catalog().refresh()) {
+            meta = q.meta(); // another node may have started it a moment ago
+        }
         if (meta.isException()) {
             throw new AqException(AqError.ENQUEUE_DISABLED, "Queue " + meta.qualifiedName()
                     + " is an exception queue: applications cannot enqueue into it, only dequeue from it.");

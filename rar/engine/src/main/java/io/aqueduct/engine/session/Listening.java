@@ -53,7 +53,7 @@ final class Listening {
             consumers.add(multi ? Subscriber.localKey(a.name()) : null);
         }
         io.aqueduct.engine.queue.Listeners listeners = context.catalog().listeners();
-        long deadline = waitSeconds == DequeueOptions.FOREVER ? Long.MAX_VALUE : context.clock().millis() + waitSeconds * 1000;
+        long deadline = EngineSession.deadline(context.clock().millis(), EngineSession.waitMillis(waitSeconds));
         listeners.enter();
         try {
             while (true) {
@@ -92,7 +92,7 @@ final class Listening {
         String consumer = consumerName == null || !q.meta().table().multipleConsumers() || q.meta().isException()
                 ? null : Subscriber.localKey(consumerName);
         Predicate<String> match = correlation == null ? null : CorrelationPattern.compile(correlation);
-        long deadline = waitMillis == Long.MAX_VALUE ? Long.MAX_VALUE : context.clock().millis() + waitMillis;
+        long deadline = EngineSession.deadline(context.clock().millis(), waitMillis);
         while (!q.dropped() && !context.engineClosed().getAsBoolean() && !cancelled.getAsBoolean()) {
             long version = q.version();
             if (q.meta().dequeueEnabled() && q.hasAvailable(consumer, match, context.clock().millis(), session::autonomous)) {

@@ -23,7 +23,7 @@ public record PayloadTypeName(PayloadType type, String objectType) {
             throw new AqException(AqError.INVALID_VALUE, "A transformation needs a " + what
                     + " type: RAW, TEXT, JSON, XML or a Java class name.");
         }
-        String t = text.trim();
+        String t = text.strip(); // whitespace only: a NUL stays and is refused
         switch (t.toUpperCase(Locale.ROOT)) {
             case "RAW": return new PayloadTypeName(PayloadType.RAW, null);
             case "TEXT": return new PayloadTypeName(PayloadType.TEXT, null);

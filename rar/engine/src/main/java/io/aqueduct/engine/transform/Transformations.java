@@ -2,6 +2,8 @@ package io.aqueduct.engine.transform;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
+import io.aqueduct.api.StorableText;
+import io.aqueduct.engine.store.Dialect;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -25,6 +27,11 @@ public final class Transformations {
 
     /** Refuses a definition that would not fit its row (before anything is written). */
     public static void checkStorable(Transformation t) {
+        t.attributeTexts().forEach((attribute, expression) -> {
+            StorableText.check(attribute, "An attribute name of transformation " + t.qualifiedName());
+            StorableText.check(expression, "The expression of attribute " + attribute + " of transformation " + t.qualifiedName());
+        });
+        StorableText.check(t.functionClass(), "The function class of transformation " + t.qualifiedName());
         String attributes = attributesText(t);
         if (attributes != null && attributes.length() > Transformation.MAX_DEFINITION_CHARS) {
             throw new AqException(AqError.INVALID_VALUE, "The attribute expressions of transformation " + t.qualifiedName()
@@ -41,9 +48,8 @@ public final class Transformations {
         return b.build().toString();
     }
 
-    public static void insert(Connection c, Transformation t) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO AQ_TRANSFORMATION (OWNER, NAME, FROM_TYPE, TO_TYPE,"
-                + " FUNCTION_CLASS, ATTRIBUTES) VALUES (?, ?, ?, ?, ?, ?)")) {
+    public static void insert(Connection c, Dialect dialect, Transformation t) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("transform.insert"))) {
             ps.setString(1, t.schema());
             ps.setString(2, t.name());
             ps.setString(3, t.from().toString());
@@ -53,9 +59,8 @@ public final class Transformations {
         }
     }
 
-    public static void update(Connection c, Transformation t) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE AQ_TRANSFORMATION SET FUNCTION_CLASS = ?, ATTRIBUTES = ?"
-                + " WHERE OWNER = ? AND NAME = ?")) {
+    public static void update(Connection c, Dialect dialect, Transformation t) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("transform.update"))) {
             setDefinition(ps, 1, t);
             ps.setString(3, t.schema());
             ps.setString(4, t.name());
@@ -76,8 +81,8 @@ public final class Transformations {
         }
     }
 
-    public static void delete(Connection c, Transformation t) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM AQ_TRANSFORMATION WHERE OWNER = ? AND NAME = ?")) {
+    public static void delete(Connection c, Dialect dialect, Transformation t) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("transform.delete"))) {
             ps.setString(1, t.schema());
             ps.setString(2, t.name());
             ps.executeUpdate();
@@ -85,10 +90,9 @@ public final class Transformations {
     }
 
     /** Every stored transformation (at engine start). */
-    public static List<Transformation> loadAll(Connection c) throws SQLException {
+    public static List<Transformation> loadAll(Connection c, Dialect dialect) throws SQLException {
         List<Transformation> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT OWNER, NAME, FROM_TYPE, TO_TYPE, FUNCTION_CLASS, ATTRIBUTES"
-                + " FROM AQ_TRANSFORMATION ORDER BY OWNER, NAME");
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("transform.all"));
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String owner = rs.getString(1);
