@@ -146,6 +146,7 @@ public final class AttemptLedger implements AutoCloseable {
     }
 
     private void forgetLoop() {
+        io.aqueduct.engine.store.Outage outage = new io.aqueduct.engine.store.Outage(LOG, "The Aqueduct attempt ledger");
         while (running || !finished.isEmpty()) {
             List<String> batch = new ArrayList<>();
             try {
@@ -164,12 +165,20 @@ public final class AttemptLedger implements AutoCloseable {
                         ps.executeUpdate();
                     }
                 });
+                outage.succeeded();
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
                 // a record left behind is only counted if this node is taken for dead; it is not
-                LOG.log(Level.FINE, "Aqueduct could not clear " + batch.size() + " attempt records; it tries again", e);
                 finished.addAll(batch);
+                if (!running) {
+                    return; // closing while the store is away: the records stay, as a dead node's would
+                }
+                try {
+                    Thread.sleep(outage.failed(e)); // the store is away: back off instead of spinning
+                } catch (InterruptedException stop) {
+                    return;
+                }
             }
         }
     }
