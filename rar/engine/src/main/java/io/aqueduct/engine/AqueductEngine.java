@@ -72,6 +72,7 @@ public final class AqueductEngine implements AutoCloseable {
     private final TimeManager timeManager;
     private final QueueAdministration admin;
     private final SessionContext sessions;
+    private final Branches branches;
     private volatile boolean closed;
 
     private AqueductEngine(Builder b) {
@@ -114,6 +115,7 @@ public final class AqueductEngine implements AutoCloseable {
         this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : dialect.defaultSchema();
         TransformationCatalog transformations = new TransformationCatalog(defaultSchema);
         Branches branches = new Branches();
+        this.branches = branches;
         this.timeManager = new TimeManager(store, catalog, clock, branches.inDoubtMessages());
         ReadyIndexLoader indexes = new ReadyIndexLoader(own, catalog, branches.inDoubtMessages(), timeManager::checkCompletion);
         branches.connect(indexes, timeManager);
@@ -192,6 +194,15 @@ public final class AqueductEngine implements AutoCloseable {
 
     public AqClock clock() {
         return clock;
+    }
+
+    /**
+     * The ids of the messages that XA branches left in doubt by an earlier JVM hold: invisible to
+     * dequeue until the transaction manager commits or rolls those branches back (empty when nothing
+     * is in doubt). A read-only live view for operators and monitoring.
+     */
+    public Set<String> inDoubtMessages() {
+        return branches.inDoubtMessages();
     }
 
     /** The schema of names given without one. */
