@@ -40,6 +40,8 @@ public final class AttemptLedger implements AutoCloseable {
     private StoreConnection connection;
     private final Thread forgetter;
     private volatile boolean running = true;
+    /** Opened by close: ends a back-off at once instead of after its full wait. */
+    private final java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
 
     /** An attempt a dead node left behind. */
     public record Left(String id, String msgid, String consumer, long queueId) {
@@ -175,7 +177,10 @@ public final class AttemptLedger implements AutoCloseable {
                     return; // closing while the store is away: the records stay, as a dead node's would
                 }
                 try {
-                    Thread.sleep(outage.failed(e)); // the store is away: back off instead of spinning
+                    // the store is away: back off instead of spinning, but leave as soon as the engine closes
+                    if (closing.await(outage.failed(e), TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
                 } catch (InterruptedException stop) {
                     return;
                 }
@@ -197,6 +202,7 @@ public final class AttemptLedger implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        closing.countDown();
         try {
             forgetter.join(5000);
         } catch (InterruptedException e) {
