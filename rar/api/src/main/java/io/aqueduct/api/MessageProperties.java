@@ -24,6 +24,7 @@ public final class MessageProperties implements Serializable {
     private String exceptionQueue;
     private Agent sender;
     private java.util.List<Agent> recipients;
+    private java.util.LinkedHashMap<String, Object> userProperties;
 
     private int attempts;
     private Instant enqueueTime;
@@ -80,6 +81,89 @@ public final class MessageProperties implements Serializable {
         }
         this.recipients = recipients == null ? null : java.util.List.copyOf(recipients);
         return this;
+    }
+
+    /** The longest user property name, in characters. */
+    public static final int MAX_USER_PROPERTY_NAME = 128;
+
+    /**
+     * Sets a user (application) property, or removes it when {@code value} is null. Values are
+     * Boolean, Byte, Short, Integer, Long, Float, Double or String (the types of Jakarta Messaging
+     * properties), kept with their type. Names are case-sensitive, 1 to {@value #MAX_USER_PROPERTY_NAME}
+     * characters without control characters. Dequeue conditions and subscriber rules read a property
+     * by its name ({@code region = 'WEST'}; a name that is also a message property or a keyword, in
+     * double quotes: {@code "priority" > 2}). A bad name or value: 24097, nothing set. All of a
+     * message's properties together may take at most 32,000 bytes in the store (checked at enqueue).
+     */
+    public MessageProperties userProperty(String name, Object value) {
+        checkUserPropertyName(name);
+        if (value == null) {
+            if (userProperties != null) {
+                userProperties.remove(name);
+            }
+            return this;
+        }
+        if (!(value instanceof String || value instanceof Boolean || value instanceof Integer || value instanceof Long
+                || value instanceof Double || value instanceof Float || value instanceof Short || value instanceof Byte)) {
+            throw new AqException(AqError.INVALID_VALUE, "User property '" + name + "' cannot hold a "
+                    + value.getClass().getName() + ": the types are Boolean, Byte, Short, Integer, Long, Float, Double and String.");
+        }
+        if (value instanceof String text) {
+            int broken = brokenSurrogate(text);
+            if (broken >= 0) {
+                throw new AqException(AqError.INVALID_VALUE, "User property '" + name + "' holds half of a surrogate pair at"
+                        + " position " + (broken + 1) + ": it is not valid Unicode text.");
+            }
+        }
+        if (userProperties == null) {
+            userProperties = new java.util.LinkedHashMap<>();
+        }
+        userProperties.put(name, value);
+        return this;
+    }
+
+    /** A user property's value, or null when the message has no such property. */
+    public Object userProperty(String name) {
+        return userProperties == null || name == null ? null : userProperties.get(name);
+    }
+
+    /** All user properties in the order they were first set; unmodifiable, empty when there are none. */
+    public java.util.Map<String, Object> userProperties() {
+        return userProperties == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(userProperties);
+    }
+
+    private static void checkUserPropertyName(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new AqException(AqError.INVALID_VALUE, "A user property needs a name (null or empty given).");
+        }
+        if (name.length() > MAX_USER_PROPERTY_NAME) {
+            throw new AqException(AqError.NAME_TOO_LONG, "The user property name '" + name.substring(0, 32) + "...' has "
+                    + name.length() + " characters; at most " + MAX_USER_PROPERTY_NAME + " are allowed.");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (Character.isISOControl(name.charAt(i))) {
+                throw new AqException(AqError.INVALID_VALUE, "A user property name cannot hold a control character (U+"
+                        + String.format("%04X", (int) name.charAt(i)) + " at position " + (i + 1) + ").");
+            }
+        }
+        int broken = brokenSurrogate(name);
+        if (broken >= 0) {
+            throw new AqException(AqError.INVALID_VALUE, "A user property name holds half of a surrogate pair at position "
+                    + (broken + 1) + ": it is not valid Unicode text.");
+        }
+    }
+
+    /** The index of the first half of a surrogate pair without its other half, or -1. */
+    private static int brokenSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The recipient list given at enqueue; null when the subscribers decide. */
@@ -147,6 +231,7 @@ public final class MessageProperties implements Serializable {
         c.exceptionQueue = exceptionQueue;
         c.sender = sender;
         c.recipients = recipients;
+        c.userProperties = userProperties == null ? null : new java.util.LinkedHashMap<>(userProperties);
         c.attempts = attempts;
         c.enqueueTime = enqueueTime;
         c.state = state;
@@ -157,6 +242,7 @@ public final class MessageProperties implements Serializable {
     @Override
     public String toString() {
         return "MessageProperties[priority=" + priority + ", delay=" + delaySeconds + ", expiration=" + expirationSeconds
-                + ", correlation=" + correlation + ", attempts=" + attempts + ", state=" + state + "]";
+                + ", correlation=" + correlation + ", attempts=" + attempts + ", state=" + state
+                + (userProperties == null || userProperties.isEmpty() ? "" : ", userProperties=" + userProperties) + "]";
     }
 }

@@ -147,6 +147,38 @@ class StoreSchemaTest {
     }
 
     @Test
+    void a_version_1_store_gains_user_properties_and_keeps_its_messages(@TempDir Path dir) throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().createQueueTable("V1_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            engine.admin().createQueue("V1_Q", "V1_QT", QueueProperties.create());
+            engine.admin().startQueue("V1_Q", true, true);
+            s.enqueue("V1_Q", null, Message.of("written by schema 1"));
+            s.commit();
+        }
+        // schema 1 as it was: no user properties column
+        execute(dir, "ALTER TABLE AQ_MESSAGE DROP COLUMN USER_PROPS");
+        execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = 1");
+
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            DequeueOptions first = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)
+                    .navigation(io.aqueduct.api.Navigation.FIRST_MESSAGE);
+            s.enqueue("V1_Q", null, Message.of("with a property",
+                    io.aqueduct.api.MessageProperties.create().userProperty("region", "WEST")));
+            s.commit();
+            Message old = s.dequeue("V1_Q", first);
+            assertThat(old.text()).isEqualTo("written by schema 1");
+            assertThat(old.properties().userProperties()).isEmpty();
+            assertThat(s.dequeue("V1_Q", first.copy().condition("region = 'WEST'")).text()).isEqualTo("with a property");
+            s.commit();
+        }
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+    }
+
+    @Test
     void a_store_of_a_newer_aqueduct_is_refused_and_left_as_it_was(@TempDir Path dir) throws Exception {
         TestStore.CURRENT.assumeConfigured();
         if (TestStore.CURRENT.shared()) {

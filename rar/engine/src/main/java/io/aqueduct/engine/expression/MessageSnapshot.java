@@ -166,6 +166,12 @@ public final class MessageSnapshot implements MessageView {
             return this;
         }
 
+        /** All these user properties (added to any set before). */
+        public Builder userProperties(java.util.Map<String, Object> properties) {
+            properties.forEach(this::userProperty);
+            return this;
+        }
+
         public Builder payload(PayloadType type, Object value) {
             this.payload = PayloadView.of(type, value);
             return this;

@@ -12,6 +12,7 @@ import io.aqueduct.api.Navigation;
 import io.aqueduct.api.Agent;
 import io.aqueduct.api.Visibility;
 import io.aqueduct.engine.payload.PayloadCodec;
+import io.aqueduct.engine.payload.UserPropertiesCodec;
 import io.aqueduct.engine.transform.PayloadTypeName;
 import io.aqueduct.engine.transform.Transformation;
 import io.aqueduct.engine.queue.QueueMeta;
@@ -329,6 +330,7 @@ final class Dequeuer {
             MessageView view = MessageSnapshot.builder().priority(m.priority).correlation(m.correlation)
                     .enqueueTime(m.enqueueTime.toInstant(ZoneOffset.UTC)).delay(delaySeconds(m)).expiration(m.expiration)
                     .retryCount(m.retryCount).senderName(m.senderName).messageId(id.trim())
+                    .userProperties(UserPropertiesCodec.decode(m.userProperties, id.trim()))
                     .payload(PayloadView.lazy(meta.table().payloadType(), () -> PayloadCodec.decode(meta.table(), m.payloadBytes(), context.limits().deserializationFilter())))
                     .build();
             return expression.test(view);
@@ -461,6 +463,7 @@ final class Dequeuer {
         if (m.senderName != null || m.senderAddress != null) {
             p.sender(new Agent(m.senderName, m.senderAddress, m.senderProtocol == null ? 0 : m.senderProtocol));
         }
+        UserPropertiesCodec.decode(m.userProperties, m.msgid.trim()).forEach(p::userProperty);
         p.recorded(attempts, m.enqueueTime.toInstant(ZoneOffset.UTC), MessageState.ofCode(m.state),
                 m.originalMsgid == null ? null : MessageId.parse(m.originalMsgid.trim()));
         Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes(), context.limits().deserializationFilter()) : null;

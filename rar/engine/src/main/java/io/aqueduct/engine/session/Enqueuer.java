@@ -11,6 +11,7 @@ import io.aqueduct.api.Agent;
 import io.aqueduct.api.Visibility;
 import io.aqueduct.engine.queue.QualifiedName;
 import io.aqueduct.engine.payload.PayloadCodec;
+import io.aqueduct.engine.payload.UserPropertiesCodec;
 import io.aqueduct.engine.transform.PayloadTypeName;
 import io.aqueduct.engine.transform.Transformation;
 import io.aqueduct.engine.queue.QueueMeta;
@@ -58,10 +59,12 @@ final class Enqueuer {
         // validate everything before anything is written
         List<byte[]> payloads = new ArrayList<>(messages.size());
         List<QueueRuntime> exceptionQueues = new ArrayList<>(messages.size());
+        List<byte[]> userProperties = new ArrayList<>(messages.size());
         List<List<Subscriber>> consumers = new ArrayList<>(messages.size());
         for (Message m : messages) {
             MessageProperties p = m.properties();
             validateProperties(p);
+            userProperties.add(UserPropertiesCodec.encode(p.userProperties()));
             exceptionQueues.add(p.exceptionQueue() == null ? null : exceptionQueueFor(meta, p.exceptionQueue()));
             payloads.add(encodeWithinLimit(meta, m.payload()));
             consumers.add(Recipients.of(q, m, context.clock().now()));
@@ -71,7 +74,7 @@ final class Enqueuer {
             StoreConnection own = session.autonomous();
             List<MessageId> ids;
             try {
-                ids = insert(own, tx, q, messages, payloads, exceptionQueues, consumers);
+                ids = insert(own, tx, q, messages, payloads, userProperties, exceptionQueues, consumers);
             } catch (RuntimeException e) {
                 session.abandon(own, tx, e);
                 throw e;
@@ -79,7 +82,8 @@ final class Enqueuer {
             session.commit(own, tx);
             return ids;
         }
-        return insert(session.connection(), session.transaction(), q, messages, payloads, exceptionQueues, consumers);
+        return insert(session.connection(), session.transaction(), q, messages, payloads, userProperties, exceptionQueues,
+                consumers);
     }
 
     /**
@@ -120,7 +124,8 @@ final class Enqueuer {
     }
 
     private List<MessageId> insert(StoreConnection c, SessionTransaction tx, QueueRuntime q, List<Message> messages,
-            List<byte[]> payloads, List<QueueRuntime> exceptionQueues, List<List<Subscriber>> consumers) {
+            List<byte[]> payloads, List<byte[]> userProperties, List<QueueRuntime> exceptionQueues,
+            List<List<Subscriber>> consumers) {
         QueueMeta meta = q.meta();
         long now = context.clock().millis();
         LocalDateTime enqTime = EngineSession.utc(now);
@@ -166,6 +171,7 @@ final class Enqueuer {
             m.groupSeq = head != null ? head.seq() : seq;
             m.orderMs = head != null ? head.orderMs() : now;
             m.payloadBytes(payloads.get(i));
+            m.userProperties = userProperties.get(i);
             Long expiresAt;
             if (readyAt > now) {
                 m.state = MessageState.WAITING.code();

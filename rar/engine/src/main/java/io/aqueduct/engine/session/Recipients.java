@@ -84,7 +84,7 @@ final class Recipients {
         MessageProperties p = m.properties();
         return MessageSnapshot.builder().priority(p.priority()).correlation(p.correlation()).enqueueTime(now)
                 .delay(p.delay()).expiration(p.expiration()).retryCount(0)
-                .senderName(p.sender() == null ? null : p.sender().name())
+                .senderName(p.sender() == null ? null : p.sender().name()).userProperties(p.userProperties())
                 .payload(meta.table().payloadType(), m.payload()).build();
     }
 

@@ -111,6 +111,12 @@ public final class DerbyDialect implements Dialect {
         if (from < 1) {
             createSchemaV1(c);
         }
+        if (from < 2 && !columnExists(c, "AQ_MESSAGE", "USER_PROPS")) {
+            // schema 2: user properties (encoded by UserPropertiesCodec; 32,000 bytes at most fit the column)
+            try (Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE AQ_MESSAGE ADD COLUMN USER_PROPS VARCHAR(32672) FOR BIT DATA");
+            }
+        }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");
@@ -258,6 +264,18 @@ public final class DerbyDialect implements Dialect {
                 + " ON T.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = ? AND T.TABLENAME = ?")) {
             ps.setString(1, schema);
             ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static boolean columnExists(Connection c, String table, String column) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSCOLUMNS C JOIN SYS.SYSTABLES T"
+                + " ON C.REFERENCEID = T.TABLEID JOIN SYS.SYSSCHEMAS S ON T.SCHEMAID = S.SCHEMAID"
+                + " WHERE S.SCHEMANAME = 'APP' AND T.TABLENAME = ? AND C.COLUMNNAME = ?")) {
+            ps.setString(1, table);
+            ps.setString(2, column);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }

@@ -86,6 +86,10 @@ public class MessageEntity {
     @Column(name = "USER_DATA_LOB")
     public byte[] userDataLob;
 
+    /** The user properties, encoded (payload.UserPropertiesCodec); null when the message has none. */
+    @Column(name = "USER_PROPS")
+    public byte[] userProperties;
+
     public static final int INLINE_LIMIT = 32672;
 
     public void payloadBytes(byte[] bytes) {

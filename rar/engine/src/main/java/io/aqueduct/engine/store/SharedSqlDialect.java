@@ -138,6 +138,10 @@ abstract class SharedSqlDialect implements Dialect {
             if (version < 1) {
                 createSchemaV1(s);
             }
+            if (version < 2) {
+                // schema 2: user properties (encoded by UserPropertiesCodec, at most 32,000 bytes)
+                s.execute("ALTER TABLE AQ_MESSAGE ADD COLUMN IF NOT EXISTS USER_PROPS " + bytesType());
+            }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
             c.commit();

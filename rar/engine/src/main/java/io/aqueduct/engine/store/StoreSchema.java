@@ -15,8 +15,11 @@ import java.sql.Statement;
  * in-doubt XA branch holds. A newer store is refused: an older Aqueduct must not write to it.
  */
 public final class StoreSchema {
-    /** The schema this Aqueduct writes. 1: queue tables, queues, messages, subscribers, consumers, transformations, attempts. */
-    public static final int CURRENT = 1;
+    /**
+     * The schema this Aqueduct writes. 1: queue tables, queues, messages, subscribers, consumers,
+     * transformations, attempts. 2: messages' user properties ({@code AQ_MESSAGE.USER_PROPS}).
+     */
+    public static final int CURRENT = 2;
 
     private StoreSchema() {
     }

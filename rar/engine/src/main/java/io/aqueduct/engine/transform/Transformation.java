@@ -237,7 +237,7 @@ public final class Transformation {
         MessageSnapshot.Builder b = MessageSnapshot.builder().payload(from.type(), payload);
         if (p != null) {
             b.priority(p.priority()).correlation(p.correlation()).delay(p.delay()).expiration(p.expiration())
-                    .senderName(p.sender() == null ? null : p.sender().name());
+                    .senderName(p.sender() == null ? null : p.sender().name()).userProperties(p.userProperties());
         }
         MessageView view = b.build();
         Map<String, Object> values = new LinkedHashMap<>();
