@@ -116,9 +116,8 @@ public class AqResourceAdapter implements ResourceAdapter {
             } else {
                 b.jdbc(storeUrl.trim(), blankToNull(storeUser), blankToNull(storePassword));
             }
-            if (Boolean.TRUE.equals(timeManagerEnabled)) {
-                b.timeManagerExecutor(task -> startWork(workManager, task));
-            }
+            // the time manager, the cross-node signals and the attempt ledger: long Work, supervised by the container
+            b.backgroundExecutor(task -> startWork(workManager, task));
             QueueDefinitions definitions = QueueDefinitions.parse(queueDefinitions == null || queueDefinitions.isBlank()
                     ? System.getProperty("aqueduct.queueDefinitions") : queueDefinitions);
             engine = b.start();

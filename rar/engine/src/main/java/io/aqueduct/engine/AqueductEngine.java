@@ -111,7 +111,7 @@ public final class AqueductEngine implements AutoCloseable {
         this.attemptJournal = journal;
         this.signals = dialect.shared() ? dialect.signals(node) : null;
         this.catalog = new Catalog(dialect, signals == null ? null : signals::publish);
-        this.attemptLedger = dialect.shared() ? new AttemptLedger(store, node) : null;
+        this.attemptLedger = dialect.shared() ? new AttemptLedger(store, node, b.backgroundExecutor) : null;
         this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : dialect.defaultSchema();
         TransformationCatalog transformations = new TransformationCatalog(defaultSchema);
         Branches branches = new Branches();
@@ -156,11 +156,11 @@ public final class AqueductEngine implements AutoCloseable {
             });
         }
         if (signals != null) {
-            signals.start(this::signalled);
+            signals.start(this::signalled, b.backgroundExecutor);
         }
         clock.onAdvance(this::clockAdvanced);
-        if (b.timeManagerExecutor != null) {
-            timeManager.start(b.timeManagerExecutor);
+        if (b.timeManager && b.backgroundExecutor != null) {
+            timeManager.start(b.backgroundExecutor);
         } else if (b.timeManager) {
             timeManager.start();
         }
@@ -296,7 +296,7 @@ public final class AqueductEngine implements AutoCloseable {
         private String user = System.getProperty("user.name", "AQUEDUCT");
         private String defaultSchema;
         private boolean timeManager = true;
-        private java.util.concurrent.Executor timeManagerExecutor;
+        private java.util.concurrent.Executor backgroundExecutor;
         private DeserializationFilter deserializationFilter =
                 DeserializationFilter.DEFAULT;
 
@@ -392,9 +392,15 @@ public final class AqueductEngine implements AutoCloseable {
             return this;
         }
 
-        /** Runs the time manager's loop on this executor (a container's WorkManager) instead of a thread of its own. */
-        public Builder timeManagerExecutor(java.util.concurrent.Executor executor) {
-            this.timeManagerExecutor = executor;
+        /**
+         * Runs every long-running loop of the engine as a task of this executor instead of on
+         * daemon threads of its own: the time manager (when it runs), and on PostgreSQL / MariaDB the
+         * cross-node signal sender and receiver and the attempt ledger's clearing loop. In a
+         * container this is the resource adapter's WorkManager; it must run up to four tasks at once
+         * for the engine's lifetime (they end when the engine closes).
+         */
+        public Builder backgroundExecutor(java.util.concurrent.Executor executor) {
+            this.backgroundExecutor = executor;
             return this;
         }
 

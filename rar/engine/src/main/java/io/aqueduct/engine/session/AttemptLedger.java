@@ -38,7 +38,8 @@ public final class AttemptLedger implements AutoCloseable {
     private final ReentrantLock writing = new ReentrantLock();
     private final LinkedBlockingQueue<String> finished = new LinkedBlockingQueue<>();
     private StoreConnection connection;
-    private final Thread forgetter;
+    /** Opened when the clearing loop has ended. */
+    private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean running = true;
     /** Opened by close: ends a back-off at once instead of after its full wait. */
     private final java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
@@ -47,12 +48,30 @@ public final class AttemptLedger implements AutoCloseable {
     public record Left(String id, String msgid, String consumer, long queueId) {
     }
 
-    public AttemptLedger(Store store, NodeIdentity node) {
+    /**
+     * Starts the loop that clears settled attempts as one long task of {@code executor} (in a
+     * container, the resource adapter's WorkManager); null: a daemon thread of its own.
+     */
+    public AttemptLedger(Store store, NodeIdentity node, java.util.concurrent.Executor executor) {
         this.store = store;
         this.nodeId = node.tag();
-        forgetter = new Thread(this::forgetLoop, "aqueduct-attempt-ledger");
-        forgetter.setDaemon(true);
-        forgetter.start();
+        Runnable loop = () -> {
+            try {
+                forgetLoop();
+            } catch (RuntimeException | Error e) {
+                LOG.log(Level.SEVERE, "Aqueduct's attempt ledger stopped clearing settled attempts; they stay until"
+                        + " the node restarts (they are not counted while this node lives)", e);
+            } finally {
+                ended.countDown();
+            }
+        };
+        if (executor == null) {
+            Thread t = new Thread(loop, "aqueduct-attempt-ledger");
+            t.setDaemon(true);
+            t.start();
+        } else {
+            executor.execute(loop);
+        }
     }
 
     /** The ledger key of a message (a consumer's part of it); the dequeue selection tests it too. */
@@ -204,7 +223,7 @@ public final class AttemptLedger implements AutoCloseable {
         running = false;
         closing.countDown();
         try {
-            forgetter.join(5000);
+            ended.await(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

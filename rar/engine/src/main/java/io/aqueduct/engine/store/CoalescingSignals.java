@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -12,8 +14,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The common half of {@link NodeSignals}: a sender thread that coalesces the queues changed since
- * its last send into one message (many commits, one round trip), and a receiver thread that
+ * The common half of {@link NodeSignals}: a sender loop that coalesces the queues changed since
+ * its last send into one message (many commits, one round trip), and a receiver loop that
  * reconnects after a failure and then wakes every queue, since it may have missed signals.
  * Subclasses say how a batch is sent and how signals are received.
  */
@@ -25,8 +27,10 @@ abstract class CoalescingSignals implements NodeSignals {
     private final Condition pendingChanged = lock.newCondition();
     private final Set<Long> pending = new LinkedHashSet<>();
     private volatile boolean running;
-    private Thread sender;
-    private Thread receiverThread;
+    /** The sender's and the receiver's threads while their loops run. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Thread> loops = new java.util.concurrent.atomic.AtomicReferenceArray<>(2);
+    private volatile boolean started;
+    private final CountDownLatch ended = new CountDownLatch(2);
 
     /** A connection of the store's own, outside any XA transaction, in auto-commit. */
     protected abstract Connection connect() throws SQLException;
@@ -41,17 +45,40 @@ abstract class CoalescingSignals implements NodeSignals {
     protected abstract void receive(Connection c, long millis, LongConsumer receiver) throws SQLException;
 
     @Override
-    public void start(LongConsumer receiver) {
+    public void start(LongConsumer receiver, Executor executor) {
         running = true;
-        sender = daemon("aqueduct-signals-send", this::sendLoop);
-        receiverThread = daemon("aqueduct-signals-receive", () -> receiveLoop(receiver));
+        started = true;
+        Runnable send = loop(0, this::sendLoop);
+        Runnable receive = loop(1, () -> receiveLoop(receiver));
+        if (executor == null) {
+            daemon("aqueduct-signals-send", send);
+            daemon("aqueduct-signals-receive", receive);
+        } else {
+            executor.execute(send);
+            executor.execute(receive);
+        }
     }
 
-    private static Thread daemon(String name, Runnable body) {
+    /** A loop task that records its thread (close interrupts a blocked wait) and says when it ended. */
+    private Runnable loop(int index, Runnable body) {
+        return () -> {
+            loops.set(index, Thread.currentThread());
+            try {
+                body.run();
+            } catch (RuntimeException | Error e) {
+                LOG.log(Level.SEVERE, "Aqueduct's cross-node signal loop failed; waiters fall back to looking every second", e);
+            } finally {
+                loops.set(index, null);
+                Thread.interrupted(); // a pool thread (WorkManager) goes back without close's interrupt
+                ended.countDown();
+            }
+        };
+    }
+
+    private static void daemon(String name, Runnable body) {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
         t.start();
-        return t;
     }
 
     @Override
@@ -155,15 +182,19 @@ abstract class CoalescingSignals implements NodeSignals {
         } finally {
             lock.unlock();
         }
-        for (Thread t : new Thread[] {sender, receiverThread}) {
+        if (!started) {
+            return;
+        }
+        for (int i = 0; i < loops.length(); i++) {
+            Thread t = loops.get(i);
             if (t != null) {
                 t.interrupt();
-                try {
-                    t.join(2000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
             }
+        }
+        try {
+            ended.await(4, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -14,8 +14,12 @@ public interface NodeSignals extends AutoCloseable {
     /** Queue id that means "signals may have been missed": look at every queue. */
     long ALL = -1;
 
-    /** Starts receiving: {@code receiver} gets the id of each queue another node changed, or {@link #CATALOG} / {@link #ALL}. */
-    void start(LongConsumer receiver);
+    /**
+     * Starts receiving: {@code receiver} gets the id of each queue another node changed, or
+     * {@link #CATALOG} / {@link #ALL}. The long-running loops run as tasks of {@code executor} (in a
+     * container, the resource adapter's WorkManager); null: daemon threads of their own.
+     */
+    void start(LongConsumer receiver, java.util.concurrent.Executor executor);
 
     /** Tells the other nodes that this node changed a queue; called after the change committed. Never blocks. */
     void publish(long queueId);
