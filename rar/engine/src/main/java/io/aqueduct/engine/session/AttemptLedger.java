@@ -57,10 +57,21 @@ public final class AttemptLedger implements AutoCloseable {
         this.nodeId = node.tag();
         Runnable loop = () -> {
             try {
-                forgetLoop();
-            } catch (RuntimeException | Error e) {
-                LOG.log(Level.SEVERE, "Aqueduct's attempt ledger stopped clearing settled attempts; they stay until"
-                        + " the node restarts (they are not counted while this node lives)", e);
+                while (true) {
+                    try {
+                        forgetLoop(); // returns when the engine closes
+                        return;
+                    } catch (RuntimeException | Error e) {
+                        // supervised: log, pause, start again (uncleared records are harmless while this node lives)
+                        LOG.log(Level.SEVERE, "Aqueduct's attempt ledger failed clearing settled attempts; it starts"
+                                + " again in 1 s", e);
+                        if (closing.await(1, TimeUnit.SECONDS)) {
+                            return;
+                        }
+                    }
+                }
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt();
             } finally {
                 ended.countDown();
             }

@@ -64,9 +64,15 @@ abstract class CoalescingSignals implements NodeSignals {
         return () -> {
             loops.set(index, Thread.currentThread());
             try {
-                body.run();
-            } catch (RuntimeException | Error e) {
-                LOG.log(Level.SEVERE, "Aqueduct's cross-node signal loop failed; waiters fall back to looking every second", e);
+                while (running) {
+                    try {
+                        body.run(); // returns when the signals close
+                    } catch (RuntimeException | Error e) {
+                        // supervised: log, pause, start the loop again (waiters look every second meanwhile)
+                        LOG.log(Level.SEVERE, "Aqueduct's cross-node signal loop failed; it starts again in 1 s", e);
+                        pause();
+                    }
+                }
             } finally {
                 loops.set(index, null);
                 Thread.interrupted(); // a pool thread (WorkManager) goes back without close's interrupt

@@ -1,0 +1,72 @@
+package io.aqueduct.engine.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
+import org.junit.jupiter.api.Test;
+
+/** The cross-node signal loops are supervised: one that throws is logged and started again; both end on close. */
+class CoalescingSignalsTest {
+
+    private static Connection noConnection() {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> method.getReturnType() == boolean.class ? false : null);
+    }
+
+    @Test
+    void a_send_loop_that_throws_starts_again_and_later_signals_go_out() {
+        AtomicInteger sends = new AtomicInteger();
+        List<Set<Long>> sent = new CopyOnWriteArrayList<>();
+        List<Thread> loops = new CopyOnWriteArrayList<>();
+        CoalescingSignals signals = new CoalescingSignals() {
+            @Override
+            protected Connection connect() {
+                return noConnection();
+            }
+
+            @Override
+            protected void send(Connection c, Set<Long> queueIds) {
+                if (sends.getAndIncrement() == 0) {
+                    throw new IllegalStateException("a driver bug, once");
+                }
+                sent.add(Set.copyOf(queueIds));
+            }
+
+            @Override
+            protected void subscribe(Connection c) {
+            }
+
+            @Override
+            protected void receive(Connection c, long millis, LongConsumer receiver) {
+                try {
+                    Thread.sleep(millis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        signals.start(id -> { }, task -> {
+            Thread t = new Thread(task, "test-executor");
+            loops.add(t);
+            t.start();
+        });
+        assertThat(loops).as("both loops run as tasks of the executor given").hasSize(2);
+        signals.publish(1); // lost to the failure: a lost signal costs latency only
+        await().atMost(Duration.ofSeconds(5)).until(() -> sends.get() >= 1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            signals.publish(2);
+            assertThat(sent).contains(Set.of(2L));
+        });
+
+        signals.close();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(loops).noneMatch(Thread::isAlive));
+    }
+}
