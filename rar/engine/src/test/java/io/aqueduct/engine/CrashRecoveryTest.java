@@ -52,6 +52,8 @@ class CrashRecoveryTest {
     private Path decisions;
     private Process node;
     private Thread reader;
+    /** Why the reader stopped before the end of the node's output, if it did. */
+    private volatile IOException readFailure;
 
     /** An engine on the test's store: a durable Derby directory, or the shared test server. */
     static AqueductEngine engine(String store) {
@@ -111,8 +113,14 @@ class CrashRecoveryTest {
             } else {
                 Thread.sleep(50 + random.nextInt(600)); // the fault's moment, not a timing assertion
             }
-            node.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            // SIGKILL through the process handle: Process.destroyForcibly() would also close this end of the
+            // node's stdout right after the signal, dropping the lines the reader has not read yet (the node
+            // may have printed PREPARED / DECIDED and committed since), and the test would expect the wrong outcome
+            node.toHandle().destroyForcibly();
+            assertThat(node.waitFor(30, TimeUnit.SECONDS)).as("round %d: the node died", round).isTrue();
             reader.join(30_000); // it ends at the pipe's end: every line the node wrote before it died is read
+            assertThat(reader.isAlive()).as("round %d: the node's output was read to its end", round).isFalse();
+            assertThat(readFailure).as("round %d: the node's output was read to its end", round).isNull();
             List<String> said = List.copyOf(lines);
             String last = said.isEmpty() ? "" : said.get(said.size() - 1);
             assertThat(last).as("round %d: the node was killed while moving keys", round).isNotEqualTo("DRAINED");
@@ -198,6 +206,7 @@ class CrashRecoveryTest {
         command.add(TwoPhaseNode.class.getName());
         command.addAll(List.of(store, decisions.toString(), String.valueOf(hangAfter)));
         node = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        readFailure = null;
         List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
         Process p = node;
         Thread reader = new Thread(() -> {
@@ -206,7 +215,7 @@ class CrashRecoveryTest {
                     lines.add(line);
                 }
             } catch (IOException e) {
-                // the node was killed
+                readFailure = e; // not the node's death (that is the pipe's end): lines would be missing
             }
         });
         reader.setDaemon(true);
