@@ -316,4 +316,42 @@ class XaResourceContractTest extends EngineFixture {
             return e;
         }
     }
+
+    /**
+     * MariaDB lists a prepared branch whose owner's connection is still open (a process dying, the
+     * server not yet done with it) in XA RECOVER, but answers "unknown Xid" to a commit or rollback
+     * from another connection. The resource says "not now" (XAER_RMFAIL), so that a transaction
+     * manager tries again instead of taking the branch for finished; once the owner is gone it works.
+     */
+    @Test
+    void a_prepared_branch_another_connection_still_holds_is_not_reported_finished() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestStore.CURRENT.kind == TestStore.Kind.MARIADB,
+                "MariaDB ties a prepared branch to its connection until the server lets the connection go");
+        BareXid xid = BareXid.next();
+        String sqlXid = "X'" + java.util.HexFormat.of().formatHex(xid.gtrid) + "',X'" + java.util.HexFormat.of().formatHex(xid.bqual)
+                + "'," + xid.formatId;
+        EngineSession tm = engine.openSession("TM");
+        try (java.sql.Connection owner = TestStore.CURRENT.connect(); java.sql.Statement st = owner.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS APP.XA_SCRATCH (N INT)");
+            st.execute("XA START " + sqlXid);
+            st.execute("INSERT INTO APP.XA_SCRATCH VALUES (1)");
+            st.execute("XA END " + sqlXid);
+            st.execute("XA PREPARE " + sqlXid);
+
+            assertThat(java.util.Arrays.stream(tm.xaResource().recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN))
+                    .anyMatch(x -> java.util.Arrays.equals(x.getGlobalTransactionId(), xid.gtrid))).as("listed in doubt").isTrue();
+            assertThatThrownBy(() -> tm.xaResource().rollback(xid.again())).isInstanceOfSatisfying(XAException.class,
+                    e -> assertThat(e.errorCode).as("rollback while the owner holds it").isEqualTo(XAException.XAER_RMFAIL));
+            assertThatThrownBy(() -> tm.xaResource().commit(xid.again(), false)).isInstanceOfSatisfying(XAException.class,
+                    e -> assertThat(e.errorCode).as("commit while the owner holds it").isEqualTo(XAException.XAER_RMFAIL));
+        }
+        // the owner's connection is gone: the branch can be finished from here
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).ignoreExceptions()
+                .untilAsserted(() -> tm.xaResource().rollback(xid.again()));
+        assertThat(java.util.Arrays.stream(tm.xaResource().recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN))
+                .noneMatch(x -> java.util.Arrays.equals(x.getGlobalTransactionId(), xid.gtrid))).as("no longer in doubt").isTrue();
+        try (java.sql.Connection c = TestStore.CURRENT.connect(); java.sql.Statement st = c.createStatement()) {
+            st.execute("DROP TABLE APP.XA_SCRATCH");
+        }
+    }
 }

@@ -264,6 +264,10 @@ final class AqXaResource implements XAResource {
         try {
             database.commit(xid, onePhase);
         } catch (XAException e) {
+            XAException notNow = stillInDoubt(xid, e);
+            if (notNow != null) {
+                throw notNow;
+            }
             if (onePhase && e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND) {
                 SessionTransaction branch = ended(xid);
                 if (branch != null) {
@@ -323,6 +327,10 @@ final class AqXaResource implements XAResource {
                 completion.afterConnectionLost(branch, false);
                 return;
             }
+            XAException notNow = stillInDoubt(xid, e);
+            if (notNow != null) {
+                throw notNow;
+            }
             if (e.errorCode != XAException.XAER_NOTA && (e.errorCode < XAException.XA_RBBASE || e.errorCode > XAException.XA_RBEND)) {
                 throw e; // the branch is still there as it was (a prepared one survives its connection): nothing to count yet
             }
@@ -336,6 +344,32 @@ final class AqXaResource implements XAResource {
         } else {
             branches.resynchronize();
         }
+    }
+
+    /**
+     * XAER_RMFAIL ("not now, try again") when the database said XAER_NOTA for a branch it still
+     * lists as prepared; null otherwise. MariaDB does that for a branch whose dead owner's
+     * connection the server has not let go of yet: its XA RECOVER lists the Xid, but XA COMMIT and
+     * XA ROLLBACK from another connection answer "unknown" for a moment. Taken at its word, a
+     * transaction manager would believe the branch finished while it stays in doubt.
+     */
+    private XAException stillInDoubt(XidKey xid, XAException e) {
+        if (e.errorCode != XAException.XAER_NOTA) {
+            return null;
+        }
+        try {
+            Xid[] listed = database.recover(TMSTARTRSCAN | TMENDRSCAN);
+            for (Xid x : listed == null ? new Xid[0] : listed) {
+                if (XidKey.of(x).equals(xid)) {
+                    XAException busy = new XAException(XAException.XAER_RMFAIL);
+                    busy.initCause(e);
+                    return busy;
+                }
+            }
+        } catch (XAException unlisted) {
+            // the database cannot say: keep its first answer
+        }
+        return null;
     }
 
     private Xid[] recoverBranches(int flag) throws XAException {
