@@ -38,22 +38,32 @@ import java.util.TreeSet;
  * exception. Numbers compare numerically, strings as strings, timestamps with timestamps (or ISO
  * text); a number against a string compares numerically when the string is a number, else unknown.
  * Division by zero and overflow give NULL.
+ *
+ * <p>JMS message selectors ({@link #parseSelector}) are parsed by the same parser in selector
+ * mode, with the stricter syntax and semantics of Jakarta Messaging.
  */
 public final class Expression {
     private static final String CONDITION = "Condition";
     private static final String EXPRESSION = "Expression";
+    private static final String SELECTOR = "Selector";
 
     private final String text;
     private final Node root;
     private final boolean condition;
+    private final boolean selector;
     private final String normalized;
     private final Set<String> references;
     private final boolean readsPayload;
 
     private Expression(String text, Node root, boolean condition) {
+        this(text, root, condition, false);
+    }
+
+    private Expression(String text, Node root, boolean condition, boolean selector) {
         this.text = text;
         this.root = root;
         this.condition = condition;
+        this.selector = selector;
         this.normalized = root.toString();
         Set<String> refs = new TreeSet<>();
         root.references(refs);
@@ -70,6 +80,43 @@ public final class Expression {
      */
     public static Expression parse(String text) {
         return new Expression(text, Parser.parse(text, CONDITION, true), true);
+    }
+
+    /**
+     * Parses a JMS message selector (Jakarta Messaging 3.1, section 3.8.1.1 and the
+     * {@code jakarta.jms.Message} javadoc) into a condition over the same {@link MessageView}.
+     * Null, empty or blank text means no selector: the result is TRUE for every message.
+     *
+     * <p>Differences from {@link #parse} conditions:
+     * <ul>
+     *   <li>Identifiers are case-sensitive Java identifiers; {@code NULL TRUE FALSE NOT AND OR
+     *       BETWEEN LIKE IN IS ESCAPE} are (case-insensitive) keywords. No dotted or quoted names,
+     *       functions, methods, payload references, {@code != ^= ||} or comments.</li>
+     *   <li>An identifier is a header field ({@code JMSDeliveryMode, JMSPriority, JMSMessageID,
+     *       JMSTimestamp, JMSCorrelationID, JMSType}, mapped as {@link JmsHeaders} describes) or
+     *       else the user property of exactly that name ({@link MessageView#userPropertyExact});
+     *       absent is NULL.</li>
+     *   <li>Literals: {@code 'it''s'}; Java integer literals (long: {@code 57}, {@code -957},
+     *       {@code 0x1F}, {@code 017}, {@code 0b101}, {@code 1_000L}); Java floating literals
+     *       ({@code 7E3}, {@code -57.9E2}, {@code 7.}, {@code .5}, {@code 1.5F}); {@code TRUE},
+     *       {@code FALSE}. {@code NULL} only in {@code IS [NOT] NULL}.</li>
+     *   <li>No conversions between types ({@link SelectorValues}): comparing values of different
+     *       types is FALSE; strings and booleans compare by {@code =} and {@code <>} only; an
+     *       arithmetic operand that is not a number gives NULL; Java numeric promotion.</li>
+     *   <li>{@code x [NOT] BETWEEN a AND b} is {@code x >= a AND x <= b} (NOT: {@code x < a OR x > b});
+     *       {@code id [NOT] IN ('a', ...)} is {@code [NOT] (id = 'a' OR ...)}; {@code id [NOT] LIKE
+     *       'pattern' [ESCAPE 'c']} is FALSE (NOT LIKE: TRUE) for a non-string value; any of them
+     *       is unknown when the identifier is NULL.</li>
+     * </ul>
+     *
+     * @throws ExpressionSyntaxException AQ error 25448 when malformed (the JMS layer reports it as
+     *     {@code InvalidSelectorException}); the message gives the 1-based position
+     */
+    public static Expression parseSelector(String text) {
+        if (text == null || text.isBlank()) {
+            return new Expression(text, new Nodes.Literal(0, Boolean.TRUE), true, true);
+        }
+        return new Expression(text, Parser.parse(text, SELECTOR, true, true), true, true);
     }
 
     /**
@@ -112,6 +159,11 @@ public final class Expression {
         return condition;
     }
 
+    /** Whether this is a JMS message selector ({@link #parseSelector}). */
+    public boolean isSelector() {
+        return selector;
+    }
+
     /**
      * What the expression reads, sorted: message property names ({@code priority}), unqualified
      * names (user properties or payload attributes, {@code region}), payload paths
@@ -135,11 +187,12 @@ public final class Expression {
     /** Equal when the normalized forms (and kinds) are equal. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof Expression e && e.condition == condition && e.normalized.equals(normalized);
+        return o instanceof Expression e && e.condition == condition && e.selector == selector
+                && e.normalized.equals(normalized);
     }
 
     @Override
     public int hashCode() {
-        return normalized.hashCode() * 31 + (condition ? 1 : 0);
+        return normalized.hashCode() * 31 + (condition ? 1 : 0) + (selector ? 2 : 0);
     }
 }

@@ -1,24 +1,43 @@
 package io.aqueduct.engine.expression;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Splits expression text into tokens; errors carry the 1-based position. */
+/**
+ * Splits expression text into tokens; errors carry the 1-based position.
+ *
+ * <p>In selector mode (JMS message selectors) the lexical rules are those of the Jakarta Messaging
+ * specification: white space is space, tab, form feed and line terminators only; identifiers are
+ * Java identifiers; numbers are Java integer literals (decimal, hex {@code 0x}, octal {@code 0},
+ * binary {@code 0b}, {@code _} between digits, {@code L} suffix; all read as long) and Java
+ * floating-point literals ({@code 7.}, {@code .5}, {@code 7E3}, {@code F}/{@code D} suffixes, hex
+ * {@code 0x1p3}); there are no quoted identifiers, dotted names, {@code !=}, {@code ^=} or
+ * {@code ||}. Comments ({@code --}, {@code /*}) are refused in both modes.
+ */
 final class Lexer {
+    private static final BigInteger TWO_63 = BigInteger.ONE.shiftLeft(63);
+
     private final String src;
     private final String label;
+    private final boolean selector;
     private int i;
 
     Lexer(String src, String label) {
+        this(src, label, false);
+    }
+
+    Lexer(String src, String label, boolean selector) {
         this.src = src;
         this.label = label;
+        this.selector = selector;
     }
 
     List<Token> tokenize() {
         List<Token> out = new ArrayList<>();
         int n = src.length();
         while (true) {
-            while (i < n && isSpace(src.charAt(i))) {
+            while (i < n && (selector ? isSelectorSpace(src.charAt(i)) : isSpace(src.charAt(i)))) {
                 i++;
             }
             if (i >= n) {
@@ -34,9 +53,20 @@ final class Lexer {
                 || Character.isWhitespace(c) || Character.isSpaceChar(c);
     }
 
+    /** Java white space: space, horizontal tab, form feed, line terminators. */
+    private static boolean isSelectorSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r';
+    }
+
     private Token next() {
         int start = i;
         char c = src.charAt(i);
+        if (selector) {
+            Token t = selectorToken(start, c);
+            if (t != null) {
+                return t;
+            }
+        }
         switch (c) {
             case '(':
                 i++;
@@ -124,6 +154,203 @@ final class Lexer {
         }
         int cp = src.codePointAt(i);
         throw error(start, "an expression", quote(new String(Character.toChars(cp))));
+    }
+
+    /** The selector-specific tokens, or null for those lexed as in conditions. */
+    private Token selectorToken(int start, char c) {
+        switch (c) {
+            case '!':
+            case '^':
+                throw error(start, "'<>' for not equal (selectors have no '" + c + "=')", quote(String.valueOf(c)));
+            case '|':
+                throw error(start, "an operator (selectors have no '||')", "'|'");
+            case '"':
+                throw error(start, "an identifier (selectors have no quoted names)", "'\"'");
+            case '.':
+                if (isDigit(peek(1))) {
+                    return javaNumber(start);
+                }
+                throw error(start, "an operator (selectors have no dotted names)", "'.'");
+            default:
+                break;
+        }
+        if (isDigit(c)) {
+            return javaNumber(start);
+        }
+        int cp = src.codePointAt(i);
+        if (Character.isJavaIdentifierStart(cp)) {
+            i += Character.charCount(cp);
+            while (i < src.length()) {
+                int p = src.codePointAt(i);
+                if (!Character.isJavaIdentifierPart(p)) {
+                    break;
+                }
+                i += Character.charCount(p);
+            }
+            String text = src.substring(start, i);
+            return new Token(Token.Type.IDENT, text, text, start);
+        }
+        if (Character.isLetter(cp) || c == '#') {
+            throw error(start, "an expression", quote(new String(Character.toChars(cp))));
+        }
+        return null;
+    }
+
+    /** A Java integer or floating-point literal (selector mode). */
+    private Token javaNumber(int start) {
+        Object value;
+        char c = src.charAt(i);
+        if (c == '0' && (peek(1) == 'x' || peek(1) == 'X')) {
+            i += 2;
+            String digits = digitRun(16, start);
+            boolean floating = false;
+            String fraction = "";
+            if (peek(0) == '.') {
+                floating = true;
+                i++;
+                fraction = digitRun(16, start);
+            }
+            if (peek(0) == 'p' || peek(0) == 'P') {
+                i++;
+                String sign = sign();
+                String exponent = digitRun(10, start);
+                if (exponent.isEmpty() || digits.isEmpty() && fraction.isEmpty()) {
+                    throw badNumber(start);
+                }
+                char suffix = floatSuffix();
+                value = floating(start, "0x" + digits + "." + fraction + "p" + sign + exponent, suffix);
+            } else {
+                if (floating || digits.isEmpty()) {
+                    throw badNumber(start); // a hexadecimal floating literal needs its p exponent
+                }
+                longSuffix();
+                value = unsigned(start, digits, 16);
+            }
+        } else if (c == '0' && (peek(1) == 'b' || peek(1) == 'B')) {
+            i += 2;
+            String digits = digitRun(2, start);
+            if (digits.isEmpty()) {
+                throw badNumber(start);
+            }
+            longSuffix();
+            value = unsigned(start, digits, 2);
+        } else {
+            String whole = digitRun(10, start);
+            boolean floating = false;
+            String fraction = "";
+            String exponent = "0";
+            String sign = "";
+            if (peek(0) == '.') {
+                floating = true;
+                i++;
+                fraction = digitRun(10, start);
+            }
+            if (peek(0) == 'e' || peek(0) == 'E') {
+                floating = true;
+                i++;
+                sign = sign();
+                exponent = digitRun(10, start);
+                if (exponent.isEmpty()) {
+                    throw badNumber(start);
+                }
+            }
+            char suffix = floatSuffix();
+            if (floating || suffix != 0) {
+                value = floating(start, (whole.isEmpty() ? "0" : whole) + "." + fraction + "0e" + sign + exponent, suffix);
+            } else {
+                longSuffix();
+                if (whole.length() > 1 && whole.charAt(0) == '0') {
+                    for (int k = 1; k < whole.length(); k++) {
+                        if (whole.charAt(k) > '7') {
+                            throw error(start, "an octal digit (0 to 7) in a number starting with 0", quote(src.substring(start, i)));
+                        }
+                    }
+                    value = unsigned(start, whole.substring(1), 8);
+                } else {
+                    BigInteger b = new BigInteger(whole);
+                    if (b.compareTo(TWO_63) > 0) {
+                        throw error(start, "a number in the range of long", quote(src.substring(start, i)));
+                    }
+                    value = b.equals(TWO_63) ? TWO_63 : (Object) b.longValueExact();
+                }
+            }
+        }
+        if (i < src.length() && (src.charAt(i) == '.' || Character.isJavaIdentifierPart(src.codePointAt(i)))) {
+            i++;
+            throw badNumber(start);
+        }
+        String text = src.substring(start, i);
+        return new Token(Token.Type.NUMBER, text, text, start, value);
+    }
+
+    /** Digits of the radix with Java's underscores between them; the digits without underscores (maybe ""). */
+    private String digitRun(int radix, int start) {
+        int from = i;
+        int n = src.length();
+        while (i < n && (src.charAt(i) == '_' || (src.charAt(i) < 128 && Character.digit(src.charAt(i), radix) >= 0))) {
+            i++;
+        }
+        String run = src.substring(from, i);
+        if (run.startsWith("_") || run.endsWith("_")) {
+            throw error(start, "a number ('_' only between digits)", quote(src.substring(start, i)));
+        }
+        return run.replace("_", "");
+    }
+
+    private String sign() {
+        char s = peek(0);
+        if (s == '+' || s == '-') {
+            i++;
+            return String.valueOf(s);
+        }
+        return "";
+    }
+
+    private char floatSuffix() {
+        char s = peek(0);
+        if (s == 'f' || s == 'F' || s == 'd' || s == 'D') {
+            i++;
+            return s;
+        }
+        return 0;
+    }
+
+    private void longSuffix() {
+        if (peek(0) == 'l' || peek(0) == 'L') {
+            i++;
+        }
+    }
+
+    private Object floating(int start, String text, char suffix) {
+        try {
+            if (suffix == 'f' || suffix == 'F') {
+                float f = Float.parseFloat(text);
+                if (Float.isFinite(f)) {
+                    return f;
+                }
+            } else {
+                double d = Double.parseDouble(text);
+                if (Double.isFinite(d)) {
+                    return d;
+                }
+            }
+        } catch (NumberFormatException e) {
+            throw badNumber(start);
+        }
+        throw error(start, "a number in the range of " + (suffix == 'f' || suffix == 'F' ? "float" : "double"),
+                quote(src.substring(start, i)));
+    }
+
+    private Object unsigned(int start, String digits, int radix) {
+        try {
+            return Long.parseUnsignedLong(digits, radix);
+        } catch (NumberFormatException e) {
+            throw error(start, "a number in the range of long", quote(src.substring(start, i)));
+        }
+    }
+
+    private ExpressionSyntaxException badNumber(int start) {
+        return error(start, "a number", quote(src.substring(start, Math.min(i, src.length()))));
     }
 
     private static boolean isIdentPart(char c) {

@@ -94,6 +94,12 @@ public final class MessageSnapshot implements MessageView {
         return null;
     }
 
+    /** Exact name only (JMS selectors: identifiers are case-sensitive). */
+    @Override
+    public Object userPropertyExact(String name) {
+        return userProperties.get(name);
+    }
+
     @Override
     public PayloadView payload() {
         return payload;

@@ -42,6 +42,17 @@ public interface MessageView {
      */
     Object userProperty(String name);
 
+    /**
+     * A user property by exactly this name (case-sensitive), or null: what JMS message selectors
+     * read ({@link Expression#parseSelector}), whose identifiers are case-sensitive. The default
+     * delegates to {@link #userProperty}; an implementation whose {@code userProperty} also
+     * matches other spellings (as {@link MessageSnapshot}'s does, for AQ conditions) must
+     * override it.
+     */
+    default Object userPropertyExact(String name) {
+        return userProperty(name);
+    }
+
     /** The payload; never null (use {@link PayloadView#none()} for a message without one). */
     PayloadView payload();
 }

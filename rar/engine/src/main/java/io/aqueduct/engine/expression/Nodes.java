@@ -272,6 +272,41 @@ final class Nodes {
         }
     }
 
+    /**
+     * A JMS selector identifier: one of the header fields of {@link JmsHeaders} (exact spelling), or
+     * else the user property of exactly this name (NULL when absent). Never reads the payload.
+     */
+    static final class SelectorName extends Node {
+        final String name;
+        final JmsHeaders.Header header;
+
+        SelectorName(int pos, String name) {
+            super(pos);
+            this.name = name;
+            this.header = JmsHeaders.Header.lookup(name);
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            return header != null ? header.read(m) : SelectorValues.normalize(m.userPropertyExact(name));
+        }
+
+        @Override
+        Kind kind() {
+            return header != null ? header.kind : Kind.ANY;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append(name);
+        }
+
+        @Override
+        void references(Set<String> out) {
+            out.add(name);
+        }
+    }
+
     // ================================================================== logic
 
     static final class Not extends Node {
@@ -481,12 +516,19 @@ final class Nodes {
         final Node right;
         private final Values.Coercions leftAlt;
         private final Values.Coercions rightAlt;
+        /** JMS selector semantics ({@link SelectorValues}) rather than AQ condition semantics. */
+        final boolean selector;
 
         Comparison(int pos, Op op, Node left, Node right) {
+            this(pos, op, left, right, false);
+        }
+
+        Comparison(int pos, Op op, Node left, Node right, boolean selector) {
             super(pos);
             this.op = op;
             this.left = left;
             this.right = right;
+            this.selector = selector;
             this.leftAlt = left instanceof Literal l ? Values.Coercions.of(l.value) : null;
             this.rightAlt = right instanceof Literal l ? Values.Coercions.of(l.value) : null;
         }
@@ -496,6 +538,9 @@ final class Nodes {
             Object a = left.eval(m);
             if (a == null) {
                 return null;
+            }
+            if (selector) {
+                return SelectorValues.compare(op, a, right.eval(m));
             }
             return op.apply(Values.compare(a, right.eval(m), leftAlt, rightAlt));
         }
@@ -547,12 +592,19 @@ final class Nodes {
         private final Values.Coercions[] alts;
         /** When every item is a string literal: the strings, for a hash lookup. */
         private final Set<String> strings;
+        /** JMS selector: items are string literals and only a String operand can be found among them. */
+        final boolean selector;
 
         In(int pos, Node operand, Node[] items, boolean negated) {
+            this(pos, operand, items, negated, false);
+        }
+
+        In(int pos, Node operand, Node[] items, boolean negated, boolean selector) {
             super(pos);
             this.operand = operand;
             this.items = items;
             this.negated = negated;
+            this.selector = selector;
             this.alts = new Values.Coercions[items.length];
             java.util.HashSet<String> set = new java.util.HashSet<>();
             for (int i = 0; i < items.length; i++) {
@@ -579,6 +631,11 @@ final class Nodes {
             Object v = operand.eval(m);
             if (v == null) {
                 return null;
+            }
+            if (selector) {
+                // the specification: IN is (v = 'a') OR (v = 'b') ...; a non-string v equals none of them
+                boolean found = v instanceof String s && strings.contains(s);
+                return found != negated ? Boolean.TRUE : Boolean.FALSE;
             }
             Boolean found;
             if (strings != null && v instanceof String s) {
@@ -628,13 +685,20 @@ final class Nodes {
         final boolean negated;
         private final Values.Coercions lowAlt;
         private final Values.Coercions highAlt;
+        /** JMS selector semantics: exactly {@code v >= low AND v <= high}, NOT: {@code v < low OR v > high}. */
+        final boolean selector;
 
         Between(int pos, Node operand, Node low, Node high, boolean negated) {
+            this(pos, operand, low, high, negated, false);
+        }
+
+        Between(int pos, Node operand, Node low, Node high, boolean negated, boolean selector) {
             super(pos);
             this.operand = operand;
             this.low = low;
             this.high = high;
             this.negated = negated;
+            this.selector = selector;
             this.lowAlt = low instanceof Literal l ? Values.Coercions.of(l.value) : null;
             this.highAlt = high instanceof Literal l ? Values.Coercions.of(l.value) : null;
         }
@@ -644,6 +708,15 @@ final class Nodes {
             Object v = operand.eval(m);
             if (v == null) {
                 return null;
+            }
+            if (selector) {
+                Object lo = low.eval(m);
+                Object hi = high.eval(m);
+                if (negated) {
+                    return Values.not(Values.and(Values.not(SelectorValues.compare(Op.LT, v, lo)),
+                            Values.not(SelectorValues.compare(Op.GT, v, hi))));
+                }
+                return Values.and(SelectorValues.compare(Op.GE, v, lo), SelectorValues.compare(Op.LE, v, hi));
             }
             Boolean ge = Op.GE.apply(Values.compare(v, low.eval(m), null, lowAlt));
             Boolean le = Op.LE.apply(Values.compare(v, high.eval(m), null, highAlt));
@@ -673,9 +746,17 @@ final class Nodes {
         final boolean negated;
         /** Compiled at parse time when pattern and escape are literals. */
         private final LikePattern compiled;
+        /** JMS selector: a non-string operand is not LIKE anything (FALSE; NOT LIKE: TRUE). */
+        final boolean selector;
 
         Like(int pos, Node operand, Node pattern, Node escape, boolean negated, LikePattern compiled) {
+            this(pos, operand, pattern, escape, negated, compiled, false);
+        }
+
+        Like(int pos, Node operand, Node pattern, Node escape, boolean negated, LikePattern compiled,
+                boolean selector) {
             super(pos);
+            this.selector = selector;
             this.operand = operand;
             this.pattern = pattern;
             this.escape = escape;
@@ -685,7 +766,19 @@ final class Nodes {
 
         @Override
         Object eval(MessageView m) {
-            String s = Values.asString(operand.eval(m));
+            String s;
+            if (selector) {
+                Object v = operand.eval(m);
+                if (v == null) {
+                    return null;
+                }
+                if (!(v instanceof String)) {
+                    return negated ? Boolean.TRUE : Boolean.FALSE;
+                }
+                s = (String) v;
+            } else {
+                s = Values.asString(operand.eval(m));
+            }
             if (s == null) {
                 return null;
             }
@@ -736,12 +829,19 @@ final class Nodes {
         final Node[] operands;
         final char[] ops;
         final int level;
+        /** JMS selector arithmetic ({@link SelectorValues#arithmetic}); no ||. */
+        final boolean selector;
 
         Chain(int pos, Node[] operands, char[] ops, int level) {
+            this(pos, operands, ops, level, false);
+        }
+
+        Chain(int pos, Node[] operands, char[] ops, int level, boolean selector) {
             super(pos);
             this.operands = operands;
             this.ops = ops;
             this.level = level;
+            this.selector = selector;
         }
 
         @Override
@@ -749,6 +849,10 @@ final class Nodes {
             Object acc = operands[0].eval(m);
             for (int i = 0; i < ops.length; i++) {
                 Object v = operands[i + 1].eval(m);
+                if (selector) {
+                    acc = SelectorValues.arithmetic(ops[i], acc, v);
+                    continue;
+                }
                 acc = ops[i] == CONCAT ? concat(acc, v) : Values.arithmetic(ops[i], acc, v);
             }
             return acc;
@@ -803,15 +907,22 @@ final class Nodes {
 
     static final class Negate extends Node {
         final Node operand;
+        /** JMS selector unary minus ({@link SelectorValues#negate}). */
+        final boolean selector;
 
         Negate(int pos, Node operand) {
+            this(pos, operand, false);
+        }
+
+        Negate(int pos, Node operand, boolean selector) {
             super(pos);
             this.operand = operand;
+            this.selector = selector;
         }
 
         @Override
         Object eval(MessageView m) {
-            return Values.negate(operand.eval(m));
+            return selector ? SelectorValues.negate(operand.eval(m)) : Values.negate(operand.eval(m));
         }
 
         @Override
@@ -842,6 +953,42 @@ final class Nodes {
         @Override
         boolean readsPayload() {
             return operand.readsPayload();
+        }
+    }
+
+    /** JMS selector unary plus: the operand when it is a number (byte and short promoted to int), else NULL. */
+    static final class UnaryPlus extends Node {
+        final Node operand;
+
+        UnaryPlus(int pos, Node operand) {
+            super(pos);
+            this.operand = operand;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            return SelectorValues.plus(operand.eval(m));
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.NUMBER;
+        }
+
+        @Override
+        int precedence() {
+            return P_UNARY;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append('+');
+            print(sb, operand, P_UNARY);
+        }
+
+        @Override
+        void references(Set<String> out) {
+            operand.references(out);
         }
     }
 

@@ -52,6 +52,15 @@ import javax.xml.xpath.XPathExpressionException;
  *
  * Nesting is limited to {@link #MAX_DEPTH} levels and the text to {@link #MAX_LENGTH} characters,
  * so hostile input fails with 25448 rather than exhausting the stack.
+ *
+ * <p><b>Selector mode</b> ({@code selector = true}, JMS message selectors) uses the same grammar
+ * with the Jakarta Messaging restrictions: an identifier is a {@link Nodes.SelectorName} (a JMS
+ * header or a user property, case-sensitive), never a dotted name, function or method call;
+ * {@code NULL} appears only in {@code IS [NOT] NULL}; comparisons are {@code = <> < <= > >=};
+ * {@code < <= > >=}, arithmetic and {@code BETWEEN} refuse string and boolean literals and
+ * conditions as operands; {@code IN}, {@code LIKE} and {@code IS NULL} apply to an identifier;
+ * the {@code IN} list holds string literals, the {@code LIKE} pattern is a string literal and its
+ * {@code ESCAPE} a one-character string literal.
  */
 final class Parser {
     static final int MAX_DEPTH = 100;
@@ -62,12 +71,14 @@ final class Parser {
 
     private final String label;
     private final List<Token> tokens;
+    private final boolean selector;
     private int index;
     private int depth;
 
-    private Parser(String label, List<Token> tokens) {
+    private Parser(String label, List<Token> tokens, boolean selector) {
         this.label = label;
         this.tokens = tokens;
+        this.selector = selector;
     }
 
     /**
@@ -76,6 +87,15 @@ final class Parser {
      * @throws ExpressionSyntaxException (25448) when the text is null, blank or malformed
      */
     static Node parse(String text, String label, boolean condition) {
+        return parse(text, label, condition, false);
+    }
+
+    /**
+     * Parses text; {@code selector}: as a JMS message selector (see the class comment).
+     *
+     * @throws ExpressionSyntaxException (25448) when the text is null, blank or malformed
+     */
+    static Node parse(String text, String label, boolean condition, boolean selector) {
         String what = condition ? "a condition" : "an expression";
         if (text == null) {
             throw new ExpressionSyntaxException(label, 1, what, "no text (null)");
@@ -87,7 +107,7 @@ final class Parser {
             throw new ExpressionSyntaxException(label, MAX_LENGTH + 1, "at most " + MAX_LENGTH + " characters",
                     text.length() + " characters");
         }
-        Parser p = new Parser(label, new Lexer(text, label).tokenize());
+        Parser p = new Parser(label, new Lexer(text, label, selector).tokenize(), selector);
         Node n = p.parseOr();
         Token t = p.peek();
         if (!t.is(Token.Type.EOF)) {
@@ -201,6 +221,40 @@ final class Parser {
         }
     }
 
+    /** Selector: an operand of = or <>: a value (a boolean literal too), not a condition. */
+    private void requireSelectorValue(Node n) {
+        if (n.kind() == Kind.BOOLEAN && !(n instanceof Literal)) {
+            throw error(n, "a value, not a condition,");
+        }
+    }
+
+    /** Selector: an arithmetic operand (of + - * /, unary minus, BETWEEN, < <= > >=): a number or an identifier. */
+    private void requireArithmetic(Node n) {
+        Kind k = n.kind();
+        if (k == Kind.BOOLEAN && !(n instanceof Literal)) {
+            throw error(n, "a value, not a condition,");
+        }
+        if (k != Kind.NUMBER && k != Kind.ANY) {
+            throw error(n, "an arithmetic value (a number or an identifier)");
+        }
+    }
+
+    /** Selector: IN, LIKE and IS NULL apply to an identifier. */
+    private void requireIdentifier(Node n, String before) {
+        if (!(n instanceof Nodes.SelectorName)) {
+            throw error(n, "an identifier before " + before);
+        }
+    }
+
+    /** Selector: a string literal token. */
+    private Token expectString(String expected) {
+        Token t = peek();
+        if (!t.is(Token.Type.STRING)) {
+            throw error(t, expected);
+        }
+        return next();
+    }
+
     // ------------------------------------------------------------------ grammar
 
     private Node parseOr() {
@@ -259,6 +313,9 @@ final class Parser {
     private Node parsePredicate() {
         Node left = parseAdditive();
         Token t = peek();
+        if (selector) {
+            return selectorPredicate(left, t);
+        }
         if (t.isComparison()) {
             next();
             Node right = parseAdditive();
@@ -329,6 +386,78 @@ final class Parser {
         return left;
     }
 
+    /** The selector forms of {@link #parsePredicate} after its left operand. */
+    private Node selectorPredicate(Node left, Token t) {
+        if (t.isComparison()) {
+            next();
+            Node right = parseAdditive();
+            Op op = Op.of(t.type);
+            if (op == Op.EQ || op == Op.NE) {
+                requireSelectorValue(left);
+                requireSelectorValue(right);
+            } else {
+                requireArithmetic(left);
+                requireArithmetic(right);
+            }
+            return new Comparison(left.pos, op, left, right, true);
+        }
+        if (t.isKeyword("IS")) {
+            requireIdentifier(left, "IS");
+            next();
+            boolean negated = acceptKeyword("NOT");
+            expectKeyword("NULL");
+            return new IsNull(left.pos, left, negated);
+        }
+        boolean negated = false;
+        if (t.isKeyword("NOT")) {
+            Token after = peekAt(1);
+            if (!after.isKeyword("IN") && !after.isKeyword("BETWEEN") && !after.isKeyword("LIKE")) {
+                throw error(after, "IN, BETWEEN or LIKE after NOT");
+            }
+            next();
+            negated = true;
+            t = peek();
+        }
+        if (t.isKeyword("IN")) {
+            requireIdentifier(left, "IN");
+            next();
+            expect(Token.Type.LPAREN, "'(' after IN");
+            List<Node> items = new ArrayList<>();
+            do {
+                Token item = expectString("a string literal (IN lists hold string literals)");
+                items.add(new Literal(item.pos, item.value));
+            } while (accept(Token.Type.COMMA));
+            expect(Token.Type.RPAREN, "',' or ')'");
+            return new In(left.pos, left, items.toArray(new Node[0]), negated, true);
+        }
+        if (t.isKeyword("BETWEEN")) {
+            next();
+            requireArithmetic(left);
+            Node low = parseAdditive();
+            requireArithmetic(low);
+            expectKeyword("AND");
+            Node high = parseAdditive();
+            requireArithmetic(high);
+            return new Between(left.pos, left, low, high, negated, true);
+        }
+        if (t.isKeyword("LIKE")) {
+            requireIdentifier(left, "LIKE");
+            next();
+            Token pt = expectString("a string literal pattern after LIKE");
+            Node pattern = new Literal(pt.pos, pt.value);
+            Node escape = null;
+            if (acceptKeyword("ESCAPE")) {
+                Token et = expectString("a string literal escape character after ESCAPE");
+                escape = new Literal(et.pos, et.value);
+            }
+            return new Like(left.pos, left, pattern, escape, negated, compileLike(pattern, escape), true);
+        }
+        if (negated) {
+            throw error(t, "IN, BETWEEN or LIKE after NOT");
+        }
+        return left;
+    }
+
     /** The pattern compiled now when it (and the escape) are literals; null when known only per message. */
     private LikePattern compileLike(Node pattern, Node escape) {
         if (!(pattern instanceof Literal p) || (escape != null && !(escape instanceof Literal))) {
@@ -357,18 +486,27 @@ final class Parser {
         if (!isAdditiveOp(peek())) {
             return first;
         }
-        requireValue(first);
+        requireOperand(first);
         List<Node> operands = new ArrayList<>();
         StringBuilder ops = new StringBuilder();
         operands.add(first);
         while (isAdditiveOp(peek())) {
             Token op = next();
             Node n = parseMultiplicative();
-            requireValue(n);
+            requireOperand(n);
             operands.add(n);
             ops.append(op.is(Token.Type.PLUS) ? Values.ADD : op.is(Token.Type.MINUS) ? Values.SUB : Chain.CONCAT);
         }
-        return new Chain(first.pos, operands.toArray(new Node[0]), ops.toString().toCharArray(), Node.P_ADD);
+        return new Chain(first.pos, operands.toArray(new Node[0]), ops.toString().toCharArray(), Node.P_ADD, selector);
+    }
+
+    /** An operand of an arithmetic operator: any value for conditions, an arithmetic one for selectors. */
+    private void requireOperand(Node n) {
+        if (selector) {
+            requireArithmetic(n);
+        } else {
+            requireValue(n);
+        }
     }
 
     private static boolean isAdditiveOp(Token t) {
@@ -380,22 +518,25 @@ final class Parser {
         if (!peek().is(Token.Type.STAR) && !peek().is(Token.Type.SLASH)) {
             return first;
         }
-        requireValue(first);
+        requireOperand(first);
         List<Node> operands = new ArrayList<>();
         StringBuilder ops = new StringBuilder();
         operands.add(first);
         while (peek().is(Token.Type.STAR) || peek().is(Token.Type.SLASH)) {
             Token op = next();
             Node n = parseUnary();
-            requireValue(n);
+            requireOperand(n);
             operands.add(n);
             ops.append(op.is(Token.Type.STAR) ? Values.MUL : Values.DIV);
         }
-        return new Chain(first.pos, operands.toArray(new Node[0]), ops.toString().toCharArray(), Node.P_MUL);
+        return new Chain(first.pos, operands.toArray(new Node[0]), ops.toString().toCharArray(), Node.P_MUL, selector);
     }
 
     private Node parseUnary() {
         Token t = peek();
+        if (selector && (t.is(Token.Type.MINUS) || t.is(Token.Type.PLUS))) {
+            return selectorUnary(t);
+        }
         if (t.is(Token.Type.MINUS) || t.is(Token.Type.PLUS)) {
             next();
             enter();
@@ -411,6 +552,25 @@ final class Parser {
             return new Negate(t.pos, operand);
         }
         return parsePostfix();
+    }
+
+    /** Selector unary + and -: numeric literals folded (-9223372036854775808 included), else a node. */
+    private Node selectorUnary(Token t) {
+        next();
+        boolean minus = t.is(Token.Type.MINUS);
+        Token n = peek();
+        if (minus && n.is(Token.Type.NUMBER) && n.number instanceof java.math.BigInteger) {
+            next(); // 9223372036854775808 is a long literal only as the operand of unary minus
+            return new Literal(t.pos, Long.MIN_VALUE);
+        }
+        enter();
+        Node operand = parseUnary();
+        depth--;
+        requireArithmetic(operand);
+        if (operand instanceof Literal l && l.value instanceof Number v) {
+            return new Literal(t.pos, minus ? SelectorValues.negate(v) : SelectorValues.plus(v));
+        }
+        return minus ? new Negate(t.pos, operand, true) : new Nodes.UnaryPlus(t.pos, operand);
     }
 
     private Node parsePostfix() {
@@ -436,6 +596,9 @@ final class Parser {
 
     private Node primary() {
         Token t = peek();
+        if (selector) {
+            return selectorPrimary(t);
+        }
         switch (t.type) {
             case NUMBER:
                 next();
@@ -468,6 +631,50 @@ final class Parser {
                     throw error(t, "a value");
                 }
                 return name();
+            }
+            default:
+                throw error(t, "a value");
+        }
+    }
+
+    /** A selector primary: a literal, a parenthesized condition or expression, or an identifier. */
+    private Node selectorPrimary(Token t) {
+        switch (t.type) {
+            case NUMBER:
+                next();
+                if (t.number instanceof java.math.BigInteger) {
+                    throw error(t, "a number in the range of long");
+                }
+                return new Literal(t.pos, t.number);
+            case STRING:
+                next();
+                return new Literal(t.pos, t.value);
+            case LPAREN: {
+                next();
+                Node inner = parseOr();
+                expect(Token.Type.RPAREN, "')'");
+                return inner;
+            }
+            case IDENT: {
+                if (t.isKeyword("TRUE")) {
+                    next();
+                    return new Literal(t.pos, Boolean.TRUE);
+                }
+                if (t.isKeyword("FALSE")) {
+                    next();
+                    return new Literal(t.pos, Boolean.FALSE);
+                }
+                if (t.isKeyword("NULL")) {
+                    throw error(t, "a value (in selectors NULL is allowed only in IS [NOT] NULL)");
+                }
+                if (RESERVED.contains(t.text.toUpperCase(Locale.ROOT))) {
+                    throw error(t, "a value");
+                }
+                next();
+                if (peek().is(Token.Type.LPAREN)) {
+                    throw error(peek(), "an operator (selectors have no function calls)");
+                }
+                return new Nodes.SelectorName(t.pos, t.text);
             }
             default:
                 throw error(t, "a value");

@@ -17,12 +17,22 @@ final class Token {
     final String value;
     /** 0-based start offset in the source. */
     final int pos;
+    /**
+     * Selector numbers only: the value (Long, Double or Float), or {@link java.math.BigInteger} 2^63,
+     * which is valid only after a unary minus.
+     */
+    final Object number;
 
     Token(Type type, String text, String value, int pos) {
+        this(type, text, value, pos, null);
+    }
+
+    Token(Type type, String text, String value, int pos, Object number) {
         this.type = type;
         this.text = text;
         this.value = value;
         this.pos = pos;
+        this.number = number;
     }
 
     boolean is(Type t) {
