@@ -60,6 +60,8 @@ final class Nodes {
                 sb.append(b ? "TRUE" : "FALSE");
             } else if (value instanceof String s) {
                 quote(sb, s);
+            } else if (value instanceof Float) {
+                sb.append(value).append('F'); // selector float literals stay float when parsed again
             } else {
                 sb.append(value);
             }
