@@ -190,10 +190,7 @@ final class Lexer {
             String text = src.substring(start, i);
             return new Token(Token.Type.IDENT, text, text, start);
         }
-        if (Character.isLetter(cp) || c == '#') {
-            throw error(start, "an expression", quote(new String(Character.toChars(cp))));
-        }
-        return null;
+        return null; // punctuation and operators as in conditions; anything else is refused there
     }
 
     /** A Java integer or floating-point literal (selector mode). */

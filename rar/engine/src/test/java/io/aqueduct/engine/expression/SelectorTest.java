@@ -576,6 +576,23 @@ class SelectorTest {
     }
 
     @Test
+    void aMessageViewWithoutAnExactLookupIsReadThroughUserProperty() {
+        MessageView view = new MessageView() {
+            @Override public int priority() { return 9; }
+            @Override public String correlation() { return null; }
+            @Override public Instant enqueueTime() { return null; }
+            @Override public long delay() { return 0; }
+            @Override public long expiration() { return -1; }
+            @Override public int retryCount() { return 0; }
+            @Override public String senderName() { return null; }
+            @Override public String messageId() { return null; }
+            @Override public Object userProperty(String name) { return "color".equals(name) ? "blue" : null; }
+            @Override public PayloadView payload() { return PayloadView.none(); }
+        };
+        assertThat(Expression.parseSelector("color = 'blue' AND JMSPriority = 0 AND JMSMessageID IS NULL").test(view)).isTrue();
+    }
+
+    @Test
     void timestampsAndOtherPropertyTypes() {
         MessageView m = MessageSnapshot.builder()
                 .userProperty("when", T0)
