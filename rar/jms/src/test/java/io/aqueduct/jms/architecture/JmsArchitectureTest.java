@@ -1,0 +1,37 @@
+package io.aqueduct.jms.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JMS provider's lane: it speaks to Aqueduct through the api only (never the engine or the
+ * connector), so that it runs over any QueueSession, in Java SE and in the container alike.
+ */
+class JmsArchitectureTest {
+    private static JavaClasses jms;
+
+    @BeforeAll
+    static void importClasses() {
+        jms = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.aqueduct.jms");
+    }
+
+    @Test
+    void the_provider_depends_on_the_api_jakarta_messaging_and_the_jdk_only() {
+        classes().that().resideInAPackage("io.aqueduct.jms..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.aqueduct.jms..", "io.aqueduct.api..",
+                        "jakarta.jms..", "java..", "javax.annotation..")
+                .check(jms);
+    }
+
+    @Test
+    void provider_packages_are_free_of_cycles() {
+        slices().matching("io.aqueduct.jms.(*)..").should().beFreeOfCycles().check(jms);
+    }
+}
