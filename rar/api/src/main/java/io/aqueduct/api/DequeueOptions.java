@@ -18,6 +18,7 @@ public final class DequeueOptions {
     private MessageId messageId;
     private String correlation;
     private String condition;
+    private String selector;
     private String transformation;
 
     public static DequeueOptions create() {
@@ -78,6 +79,21 @@ public final class DequeueOptions {
     }
 
     /**
+     * Dequeue only a message this Jakarta Messaging message selector selects (the JMS 3.1 syntax:
+     * properties by their exact name, the header fields JMSMessageID, JMSCorrelationID, JMSPriority,
+     * JMSTimestamp, JMSDeliveryMode and JMSType; see docs/jms.md). Null or blank: every message.
+     * With a condition as well, both must hold. Malformed: 25448, before anything happens.
+     */
+    public DequeueOptions selector(String selector) {
+        this.selector = selector;
+        return this;
+    }
+
+    public String selector() {
+        return selector;
+    }
+
+    /**
      * A transformation ({@code [schema.]name}) applied to the dequeued payload; its source type
      * must be the queue table's payload type (or, for a subscriber with a transformation, that
      * transformation's target type: the subscriber's transformation applies first). Unknown:
@@ -130,6 +146,7 @@ public final class DequeueOptions {
         c.messageId = messageId;
         c.correlation = correlation;
         c.condition = condition;
+        c.selector = selector;
         c.transformation = transformation;
         return c;
     }

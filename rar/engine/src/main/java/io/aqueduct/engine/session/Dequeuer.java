@@ -183,6 +183,9 @@ final class Dequeuer {
         if (opts.condition() != null) {
             Expression.parse(opts.condition()); // a malformed condition is refused before anything happens
         }
+        if (opts.selector() != null) {
+            Expression.parseSelector(opts.selector()); // as is a malformed selector
+        }
         if (!meta.dequeueEnabled() && context.catalog().refresh()) {
             meta = q.meta(); // another node may have started it a moment ago
         }
@@ -208,7 +211,7 @@ final class Dequeuer {
         }
         String msgid = opts.messageId() == null ? null : opts.messageId().toString();
         Predicate<String> correlation = opts.correlation() == null ? null : CorrelationPattern.compile(opts.correlation());
-        Predicate<ReadyEntry> condition = condition(c, q, opts.condition());
+        Predicate<ReadyEntry> condition = condition(c, q, opts.condition(), opts.selector());
         long deadline = EngineSession.deadline(context.clock().millis(), EngineSession.waitMillis(opts.waitSeconds()));
         Navigation nav = navigation;
         while (true) {
@@ -312,14 +315,16 @@ final class Dequeuer {
     }
 
     /**
-     * A dequeue condition as a test of ready entries: the message is read (once per dequeue call)
-     * and the condition evaluated on it in Java; the condition text never reaches SQL.
+     * A dequeue condition and / or JMS selector as a test of ready entries: the message is read
+     * (once per dequeue call) and both evaluated on it in Java; neither text ever reaches SQL.
      */
-    private Predicate<ReadyEntry> condition(StoreConnection c, QueueRuntime q, String text) {
-        if (text == null) {
+    private Predicate<ReadyEntry> condition(StoreConnection c, QueueRuntime q, String text, String selectorText) {
+        boolean noSelector = selectorText == null || selectorText.isBlank();
+        if (text == null && noSelector) {
             return null;
         }
-        Expression expression = Expression.parse(text);
+        Expression aqCondition = text == null ? null : Expression.parse(text);
+        Expression selector = noSelector ? null : Expression.parseSelector(selectorText);
         QueueMeta meta = q.meta();
         Map<String, Boolean> seen = new HashMap<>();
         return e -> seen.computeIfAbsent(e.msgid, id -> c.work(em -> {
@@ -333,7 +338,7 @@ final class Dequeuer {
                     .userProperties(UserPropertiesCodec.decode(m.userProperties, id.trim()))
                     .payload(PayloadView.lazy(meta.table().payloadType(), () -> PayloadCodec.decode(meta.table(), m.payloadBytes(), context.limits().deserializationFilter())))
                     .build();
-            return expression.test(view);
+            return (aqCondition == null || aqCondition.test(view)) && (selector == null || selector.test(view));
         }, false));
     }
 
