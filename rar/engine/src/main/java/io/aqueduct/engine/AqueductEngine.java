@@ -111,7 +111,7 @@ public final class AqueductEngine implements AutoCloseable {
         this.attemptJournal = journal;
         this.signals = dialect.shared() ? dialect.signals(node) : null;
         this.catalog = new Catalog(dialect, signals == null ? null : signals::publish);
-        this.attemptLedger = dialect.shared() ? new AttemptLedger(store, node, b.backgroundExecutor) : null;
+        this.attemptLedger = dialect.shared() ? new AttemptLedger(store, node, b.background()) : null;
         this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : dialect.defaultSchema();
         TransformationCatalog transformations = new TransformationCatalog(defaultSchema);
         Branches branches = new Branches();
@@ -156,13 +156,11 @@ public final class AqueductEngine implements AutoCloseable {
             });
         }
         if (signals != null) {
-            signals.start(this::signalled, b.backgroundExecutor);
+            signals.start(this::signalled, b.background());
         }
         clock.onAdvance(this::clockAdvanced);
-        if (b.timeManager && b.backgroundExecutor != null) {
-            timeManager.start(b.backgroundExecutor);
-        } else if (b.timeManager) {
-            timeManager.start();
+        if (b.timeManager) {
+            timeManager.start(b.background());
         }
     }
 
@@ -402,6 +400,12 @@ public final class AqueductEngine implements AutoCloseable {
         public Builder backgroundExecutor(java.util.concurrent.Executor executor) {
             this.backgroundExecutor = executor;
             return this;
+        }
+
+        /** Where the loops run: the executor given, else daemon threads of the engine's own. */
+        private io.aqueduct.engine.store.Background background() {
+            return backgroundExecutor == null ? io.aqueduct.engine.store.Background.daemonThreads()
+                    : io.aqueduct.engine.store.Background.of(backgroundExecutor);
         }
 
         /**

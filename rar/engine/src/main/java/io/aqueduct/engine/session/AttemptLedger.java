@@ -49,10 +49,10 @@ public final class AttemptLedger implements AutoCloseable {
     }
 
     /**
-     * Starts the loop that clears settled attempts as one long task of {@code executor} (in a
-     * container, the resource adapter's WorkManager); null: a daemon thread of its own.
+     * Starts the loop that clears settled attempts where the engine runs its loops (in a container,
+     * the resource adapter's WorkManager).
      */
-    public AttemptLedger(Store store, NodeIdentity node, java.util.concurrent.Executor executor) {
+    public AttemptLedger(Store store, NodeIdentity node, io.aqueduct.engine.store.Background background) {
         this.store = store;
         this.nodeId = node.tag();
         Runnable loop = () -> {
@@ -76,13 +76,7 @@ public final class AttemptLedger implements AutoCloseable {
                 ended.countDown();
             }
         };
-        if (executor == null) {
-            Thread t = new Thread(loop, "aqueduct-attempt-ledger");
-            t.setDaemon(true);
-            t.start();
-        } else {
-            executor.execute(loop);
-        }
+        background.start("aqueduct-attempt-ledger", loop);
     }
 
     /** The ledger key of a message (a consumer's part of it); the dequeue selection tests it too. */

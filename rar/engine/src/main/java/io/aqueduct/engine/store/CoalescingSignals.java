@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -45,18 +44,11 @@ abstract class CoalescingSignals implements NodeSignals {
     protected abstract void receive(Connection c, long millis, LongConsumer receiver) throws SQLException;
 
     @Override
-    public void start(LongConsumer receiver, Executor executor) {
+    public void start(LongConsumer receiver, Background background) {
         running = true;
         started = true;
-        Runnable send = loop(0, this::sendLoop);
-        Runnable receive = loop(1, () -> receiveLoop(receiver));
-        if (executor == null) {
-            daemon("aqueduct-signals-send", send);
-            daemon("aqueduct-signals-receive", receive);
-        } else {
-            executor.execute(send);
-            executor.execute(receive);
-        }
+        background.start("aqueduct-signals-send", loop(0, this::sendLoop));
+        background.start("aqueduct-signals-receive", loop(1, () -> receiveLoop(receiver)));
     }
 
     /** A loop task that records its thread (close interrupts a blocked wait) and says when it ended. */
@@ -79,12 +71,6 @@ abstract class CoalescingSignals implements NodeSignals {
                 ended.countDown();
             }
         };
-    }
-
-    private static void daemon(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        t.start();
     }
 
     @Override

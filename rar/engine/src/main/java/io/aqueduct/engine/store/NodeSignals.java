@@ -16,10 +16,10 @@ public interface NodeSignals extends AutoCloseable {
 
     /**
      * Starts receiving: {@code receiver} gets the id of each queue another node changed, or
-     * {@link #CATALOG} / {@link #ALL}. The long-running loops run as tasks of {@code executor} (in a
-     * container, the resource adapter's WorkManager); null: daemon threads of their own.
+     * {@link #CATALOG} / {@link #ALL}. The long-running loops run where the engine runs its loops
+     * ({@code background}: in a container, the resource adapter's WorkManager).
      */
-    void start(LongConsumer receiver, java.util.concurrent.Executor executor);
+    void start(LongConsumer receiver, Background background);
 
     /** Tells the other nodes that this node changed a queue; called after the change committed. Never blocks. */
     void publish(long queueId);

@@ -76,23 +76,11 @@ public final class TimeManager implements DueWork, AutoCloseable {
         return !inDoubt.isEmpty() && inDoubt.contains(msgid);
     }
 
-    /** Runs the time manager on a thread of its own. */
-    public void start() {
-        start(task -> {
-            Thread t = new Thread(task, "aqueduct-time-manager");
-            t.setDaemon(true);
-            t.start();
-        });
-    }
-
-    /**
-     * Runs the time manager's loop as one long task of {@code executor} (in a container, the
-     * resource adapter's WorkManager).
-     */
-    public void start(java.util.concurrent.Executor executor) {
+    /** Runs the time manager's loop where the engine runs its loops (in a container, the WorkManager). */
+    public void start(io.aqueduct.engine.store.Background background) {
         running = true;
         started = true;
-        executor.execute(() -> {
+        background.start("aqueduct-time-manager", () -> {
             try {
                 loop();
             } finally {

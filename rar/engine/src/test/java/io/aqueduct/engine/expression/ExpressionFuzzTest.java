@@ -1,10 +1,7 @@
 package io.aqueduct.engine.expression;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import io.aqueduct.api.AqError;
-import io.aqueduct.api.AqException;
 import io.aqueduct.api.PayloadType;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -76,64 +73,10 @@ class ExpressionFuzzTest {
         return out;
     }
 
-    private int parsed;
-    private int refused;
+    private final FuzzContract fuzz = new FuzzContract(Expression::parse, MESSAGE, VIEWS, true);
 
-    /** The contract: parse cleanly (then evaluate and round-trip) or fail with 25448 at a position in the text. */
     private void check(String text) {
-        Expression e;
-        try {
-            e = Expression.parse(text);
-        } catch (AqException ex) {
-            if (ex.errorCode() != AqError.INVALID_EXPRESSION || !MESSAGE.matcher(ex.getMessage()).matches()) {
-                fail("unexpected AqException for <" + printable(text) + ">: " + ex.getMessage(), ex);
-            }
-            int position = ((ExpressionSyntaxException) ex).position();
-            int limit = text == null ? 1 : Math.max(1, Math.min(text.length(), Parser.MAX_LENGTH) + 1);
-            if (position < 1 || position > limit) {
-                fail("position " + position + " outside the text <" + printable(text) + ">: " + ex.getMessage());
-            }
-            refused++;
-            return;
-        } catch (Throwable t) {
-            fail("parse of <" + printable(text) + "> threw " + t, t);
-            return;
-        }
-        parsed++;
-        try {
-            for (MessageView m : VIEWS) {
-                e.test(m);
-                e.evaluate(m);
-                e.value(m);
-            }
-        } catch (Throwable t) {
-            fail("evaluation of <" + printable(text) + "> threw " + t, t);
-        }
-        try {
-            Expression again = Expression.parse(e.toString());
-            assertThat(again.toString()).as("normalized form of <%s>", printable(text)).isEqualTo(e.toString());
-            for (MessageView m : VIEWS) {
-                assertThat(again.evaluate(m)).as("<%s> vs <%s>", printable(text), e).isEqualTo(e.evaluate(m));
-            }
-        } catch (AqException ex) {
-            fail("normalized form <" + e + "> of <" + printable(text) + "> does not parse: " + ex.getMessage(), ex);
-        }
-    }
-
-    private static String printable(String s) {
-        if (s == null) {
-            return "null";
-        }
-        String t = s.length() > 300 ? s.substring(0, 300) + "...(" + s.length() + " chars)" : s;
-        StringBuilder sb = new StringBuilder();
-        t.codePoints().forEach(cp -> {
-            if (cp < 0x20 || (cp >= 0xD800 && cp <= 0xDFFF)) {
-                sb.append(String.format("\\u%04x", cp));
-            } else {
-                sb.appendCodePoint(cp);
-            }
-        });
-        return sb.toString();
+        fuzz.check(text);
     }
 
     @Test
@@ -150,8 +93,8 @@ class ExpressionFuzzTest {
             }
             check(sb.toString());
         }
-        assertThat(parsed).as("some soups parse").isGreaterThan(50);
-        assertThat(refused).as("most soups are refused").isGreaterThan(3000);
+        assertThat(fuzz.parsed).as("some soups parse").isGreaterThan(50);
+        assertThat(fuzz.refused).as("most soups are refused").isGreaterThan(3000);
     }
 
     @Test
@@ -227,7 +170,7 @@ class ExpressionFuzzTest {
             check(s);
         }
         check(null);
-        assertThat(parsed).isGreaterThan(10);
+        assertThat(fuzz.parsed).isGreaterThan(10);
     }
 
     @Test
@@ -235,9 +178,9 @@ class ExpressionFuzzTest {
         Random r = new Random(SEED + 3);
         for (int i = 0; i < 3000; i++) {
             String text = condition(r, 0);
-            int before = parsed;
+            int before = fuzz.parsed;
             check(text);
-            assertThat(parsed).as("generated <%s> parses", text).isEqualTo(before + 1);
+            assertThat(fuzz.parsed).as("generated <%s> parses", text).isEqualTo(before + 1);
         }
     }
 

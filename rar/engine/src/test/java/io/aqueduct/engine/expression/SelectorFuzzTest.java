@@ -1,10 +1,7 @@
 package io.aqueduct.engine.expression;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import io.aqueduct.api.AqError;
-import io.aqueduct.api.AqException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,62 +43,10 @@ class SelectorFuzzTest {
             MessageSnapshot.builder().userProperty("weight", Long.MIN_VALUE).userProperty("s", (byte) -1).build(),
             MessageSnapshot.builder().build());
 
-    private int parsed;
-    private int refused;
+    private final FuzzContract fuzz = new FuzzContract(Expression::parseSelector, MESSAGE, VIEWS, false);
 
     private void check(String text) {
-        Expression e;
-        try {
-            e = Expression.parseSelector(text);
-        } catch (AqException ex) {
-            if (ex.errorCode() != AqError.INVALID_EXPRESSION || !MESSAGE.matcher(ex.getMessage()).matches()) {
-                fail("unexpected AqException for <" + printable(text) + ">: " + ex.getMessage(), ex);
-            }
-            int position = ((ExpressionSyntaxException) ex).position();
-            int limit = Math.max(1, Math.min(text.length(), Parser.MAX_LENGTH) + 1);
-            if (position < 1 || position > limit) {
-                fail("position " + position + " outside the text <" + printable(text) + ">: " + ex.getMessage());
-            }
-            refused++;
-            return;
-        } catch (Throwable t) {
-            fail("parse of <" + printable(text) + "> threw " + t, t);
-            return;
-        }
-        parsed++;
-        try {
-            for (MessageView m : VIEWS) {
-                e.test(m);
-                e.evaluate(m);
-            }
-        } catch (Throwable t) {
-            fail("evaluation of <" + printable(text) + "> threw " + t, t);
-        }
-        try {
-            Expression again = Expression.parseSelector(e.toString());
-            assertThat(again.toString()).as("normalized form of <%s>", printable(text)).isEqualTo(e.toString());
-            for (MessageView m : VIEWS) {
-                assertThat(again.evaluate(m)).as("<%s> vs <%s>", printable(text), e).isEqualTo(e.evaluate(m));
-            }
-        } catch (AqException ex) {
-            fail("normalized form <" + e + "> of <" + printable(text) + "> does not parse: " + ex.getMessage(), ex);
-        }
-    }
-
-    private static String printable(String s) {
-        if (s == null) {
-            return "null";
-        }
-        String t = s.length() > 300 ? s.substring(0, 300) + "...(" + s.length() + " chars)" : s;
-        StringBuilder sb = new StringBuilder();
-        t.codePoints().forEach(cp -> {
-            if (cp < 0x20 || (cp >= 0xD800 && cp <= 0xDFFF)) {
-                sb.append(String.format("\\u%04x", cp));
-            } else {
-                sb.appendCodePoint(cp);
-            }
-        });
-        return sb.toString();
+        fuzz.check(text);
     }
 
     @Test
@@ -118,8 +63,8 @@ class SelectorFuzzTest {
             }
             check(sb.toString());
         }
-        assertThat(parsed).as("some soups parse").isGreaterThan(30);
-        assertThat(refused).as("most soups are refused").isGreaterThan(3000);
+        assertThat(fuzz.parsed).as("some soups parse").isGreaterThan(30);
+        assertThat(fuzz.refused).as("most soups are refused").isGreaterThan(3000);
     }
 
     @Test
@@ -182,6 +127,6 @@ class SelectorFuzzTest {
         for (String s : hostile) {
             check(s);
         }
-        assertThat(parsed).isGreaterThan(3);
+        assertThat(fuzz.parsed).isGreaterThan(3);
     }
 }

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
@@ -26,6 +28,7 @@ class CoalescingSignalsTest {
         AtomicInteger sends = new AtomicInteger();
         List<Set<Long>> sent = new CopyOnWriteArrayList<>();
         List<Thread> loops = new CopyOnWriteArrayList<>();
+        CountDownLatch nothingArrives = new CountDownLatch(1);
         CoalescingSignals signals = new CoalescingSignals() {
             @Override
             protected Connection connect() {
@@ -47,18 +50,18 @@ class CoalescingSignalsTest {
             @Override
             protected void receive(Connection c, long millis, LongConsumer receiver) {
                 try {
-                    Thread.sleep(millis);
+                    nothingArrives.await(millis, TimeUnit.MILLISECONDS); // a LISTEN that hears nothing
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }
         };
-        signals.start(id -> { }, task -> {
-            Thread t = new Thread(task, "test-executor");
+        signals.start(id -> { }, (name, task) -> {
+            Thread t = new Thread(task, name);
             loops.add(t);
             t.start();
         });
-        assertThat(loops).as("both loops run as tasks of the executor given").hasSize(2);
+        assertThat(loops).as("both loops run where the engine runs its loops").hasSize(2);
         signals.publish(1); // lost to the failure: a lost signal costs latency only
         await().atMost(Duration.ofSeconds(5)).until(() -> sends.get() >= 1);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
