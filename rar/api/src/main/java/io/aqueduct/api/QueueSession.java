@@ -51,6 +51,34 @@ public interface QueueSession extends AutoCloseable {
     /** Rolls back the session's local transaction; each REMOVEd message counts a failed attempt. */
     void rollback();
 
+    /**
+     * Waits until {@code queue} has a message this session could dequeue for {@code consumerName}
+     * (null on a single-consumer queue) and matching {@code correlation} (null: any), without taking
+     * it: true when there is one, false when {@code waitMillis} passed, the queue went or
+     * {@code cancelled} became true. {@code cancelled} is read whenever the queue changes and after
+     * {@link #wakeWaiters(String)}; a caller that cancels from another thread calls that next.
+     * Conditions and selectors are not considered: a caller that uses them dequeues with
+     * {@link DequeueOptions#NO_WAIT} and, when nothing matched, waits with {@link #awaitQueueChange}.
+     */
+    boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
+            java.util.function.BooleanSupplier cancelled);
+
+    /** The change count of a queue: it grows when a message is committed, released, expires or becomes ready. */
+    long queueVersion(String queue);
+
+    /** Waits until {@code queue}'s change count passes {@code seen}, or {@code millis} pass. */
+    void awaitQueueChange(String queue, long seen, long millis);
+
+    /** Wakes every thread of this JVM waiting on {@code queue} so that it reads its cancellation. */
+    void wakeWaiters(String queue);
+
+    /**
+     * The session's XAResource: a transaction manager enlists it, and the session's work then
+     * belongs to the global transaction between {@code start} and {@code end}. In the resource
+     * adapter the container enlists it itself.
+     */
+    javax.transaction.xa.XAResource xaResource();
+
     /** The administrative interface, working through this session. */
     QueueAdmin admin();
 

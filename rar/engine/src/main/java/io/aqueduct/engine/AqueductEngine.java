@@ -1,5 +1,6 @@
 package io.aqueduct.engine;
 
+import io.aqueduct.api.AqConnectionFactory;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.QueueAdmin;
@@ -52,7 +53,7 @@ import javax.transaction.xa.Xid;
  *      QueueSession session = engine.openSession()) { ... }
  * </pre>
  */
-public final class AqueductEngine implements AutoCloseable {
+public final class AqueductEngine implements AqConnectionFactory, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(AqueductEngine.class.getName());
     /** Where the Derby database lives when nothing is configured. */
     public static final String DEFAULT_DIRECTORY_PROPERTY = "aqueduct.store.directory";
@@ -169,11 +170,13 @@ public final class AqueductEngine implements AutoCloseable {
     }
 
     /** Opens a queue session working as the engine's default user. */
+    @Override
     public QueueSession openSession() {
         return openSession(user);
     }
 
     /** Opens a queue session; {@code user} is recorded as enqueue / dequeue user. */
+    @Override
     public EngineSession openSession(String user) {
         checkOpen();
         return new EngineSession(sessions, store.open(), user == null ? this.user : user);

@@ -119,7 +119,7 @@ public final class DeliveryActivation {
 
     private void wakeQueue() {
         try (EngineSession s = engine.openSession(null)) {
-            s.wake(queue);
+            s.wakeWaiters(queue);
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "waking the delivery workers", e);
         }

@@ -91,6 +91,39 @@ public final class AqSessionHandle implements QueueSession {
     }
 
     @Override
+    public boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
+            java.util.function.BooleanSupplier cancelled) {
+        return call(() -> owner.session().awaitAvailable(queue, consumerName, correlation, waitMillis, cancelled));
+    }
+
+    @Override
+    public long queueVersion(String queue) {
+        return call(() -> owner.session().queueVersion(queue));
+    }
+
+    @Override
+    public void awaitQueueChange(String queue, long seen, long millis) {
+        call(() -> {
+            owner.session().awaitQueueChange(queue, seen, millis);
+            return null;
+        });
+    }
+
+    @Override
+    public void wakeWaiters(String queue) {
+        call(() -> {
+            owner.session().wakeWaiters(queue);
+            return null;
+        });
+    }
+
+    /** The managed connection's XAResource: the one the container enlists in its transactions. */
+    @Override
+    public javax.transaction.xa.XAResource xaResource() {
+        return call(() -> owner.getXAResource());
+    }
+
+    @Override
     public QueueAdmin admin() {
         return call(() -> owner.session().admin());
     }

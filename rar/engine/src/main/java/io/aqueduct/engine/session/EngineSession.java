@@ -146,6 +146,7 @@ public final class EngineSession implements QueueSession {
     }
 
     /** As above, for the named consumer of a multi-consumer queue. */
+    @Override
     public boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
             java.util.function.BooleanSupplier cancelled) {
         checkOpen();
@@ -384,6 +385,7 @@ public final class EngineSession implements QueueSession {
      * one a transaction manager enlists (Xids taken by value, {@code isSameRM} true only for this
      * session's resources).
      */
+    @Override
     public XAResource xaResource() {
         return xaResource(failure -> { });
     }
@@ -442,6 +444,7 @@ public final class EngineSession implements QueueSession {
     }
 
     /** The change count of a queue (see {@link #awaitQueueChange}). */
+    @Override
     public long queueVersion(String queue) {
         return resolve(queue).version();
     }
@@ -450,6 +453,7 @@ public final class EngineSession implements QueueSession {
      * Waits until the queue changes after {@code seen} (a message committed, released, expired...),
      * or {@code millis} pass: a delivery whose condition matched nothing waits here instead of polling.
      */
+    @Override
     public void awaitQueueChange(String queue, long seen, long millis) {
         try {
             resolve(queue).awaitChange(seen, millis);
@@ -464,7 +468,8 @@ public final class EngineSession implements QueueSession {
     }
 
     /** Wakes the dequeues and waits of this session's queues so they can notice a cancellation. */
-    public void wake(String queue) {
+    @Override
+    public void wakeWaiters(String queue) {
         context.catalog().queues().stream().filter(r -> r.meta().qualifiedName().equals(
                 QualifiedName.forLookup(queue, context.defaultSchema(), "queue").toString())).forEach(QueueRuntime::wakeAll);
     }
