@@ -1,5 +1,6 @@
 package io.aqueduct.engine.expression;
 
+import io.aqueduct.api.JmsPriority;
 import java.time.Instant;
 import java.util.Set;
 
@@ -26,7 +27,8 @@ import java.util.Set;
  * name, so it is NULL unless a property of that name was set.
  *
  * <p>Priorities: JMS priority {@code p} (0..9, 9 highest) is stored as AQ priority {@code 9 - p}
- * (AQ dequeues lower numbers first), so JMS 4 (the default) is AQ 5.
+ * (AQ dequeues lower numbers first), so JMS 4 (the default) is AQ 5; the rule itself is the api's
+ * {@link JmsPriority}, which the JMS provider uses too.
  */
 public final class JmsHeaders {
     /** The header fields a selector may name (case-sensitive). */
@@ -47,22 +49,18 @@ public final class JmsHeaders {
     private JmsHeaders() {
     }
 
-    /** The JMS priority (0..9, 9 highest) of an AQ priority (lower first): {@code 9 - aqPriority}, clamped to 0..9. */
+    /** The JMS priority (0..9, 9 highest) of an AQ priority: {@link JmsPriority#toJms}, clamped to 0..9. */
     public static int toJmsPriority(int aqPriority) {
-        long p = 9L - aqPriority;
-        return (int) Math.max(0, Math.min(9, p));
+        return JmsPriority.toJms(aqPriority);
     }
 
     /**
-     * The AQ priority for a JMS priority: {@code 9 - jmsPriority}.
+     * The AQ priority for a JMS priority: {@link JmsPriority#toAq}, {@code 9 - jmsPriority}.
      *
-     * @throws IllegalArgumentException when jmsPriority is not in 0..9
+     * @throws io.aqueduct.api.AqException 24097 when jmsPriority is not in 0..9
      */
     public static int toAqPriority(int jmsPriority) {
-        if (jmsPriority < 0 || jmsPriority > 9) {
-            throw new IllegalArgumentException("JMS priority must be 0..9, not " + jmsPriority);
-        }
-        return 9 - jmsPriority;
+        return JmsPriority.toAq(jmsPriority);
     }
 
     /** The JMSMessageID of an AQ message id: {@code "ID:" + msgid}; null for null. */

@@ -289,8 +289,11 @@ class SelectorTest {
                 assertThat(JmsHeaders.toJmsPriority(JmsHeaders.toAqPriority(p))).isEqualTo(p);
             }
             assertThat(JmsHeaders.toAqPriority(4)).isEqualTo(5);
-            assertThatThrownBy(() -> JmsHeaders.toAqPriority(10)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> JmsHeaders.toAqPriority(-1)).isInstanceOf(IllegalArgumentException.class);
+            // the api's JmsPriority decides: out of range is 24097, as every bad input to the api
+            assertThatThrownBy(() -> JmsHeaders.toAqPriority(10)).isInstanceOfSatisfying(io.aqueduct.api.AqException.class,
+                    e -> assertThat(e.errorCode()).isEqualTo(io.aqueduct.api.AqError.INVALID_VALUE));
+            assertThatThrownBy(() -> JmsHeaders.toAqPriority(-1)).isInstanceOfSatisfying(io.aqueduct.api.AqException.class,
+                    e -> assertThat(e.errorCode()).isEqualTo(io.aqueduct.api.AqError.INVALID_VALUE));
             assertThat(JmsHeaders.toJmsMessageId("4A3B")).isEqualTo("ID:4A3B");
             assertThat(JmsHeaders.toAqMessageId("ID:4A3B")).isEqualTo("4A3B");
             assertThat(JmsHeaders.toAqMessageId("4A3B")).isNull();
