@@ -44,7 +44,10 @@ public interface QueueAdmin {
      */
     void addSubscriber(String queue, Agent subscriber, String rule);
 
-    /** Changes a subscriber's rule (null = every message). */
+    /**
+     * Changes a subscriber's rule, read as an AQ condition (null = every message; a rule that was a
+     * selector becomes this condition); its transformation stays.
+     */
     void alterSubscriber(String queue, Agent subscriber, String rule);
 
     /** Removes a subscriber; its pending messages become UNDELIVERABLE to it. */
@@ -57,8 +60,24 @@ public interface QueueAdmin {
      */
     void addSubscriber(String queue, Agent subscriber, String rule, String transformation);
 
-    /** Changes a subscriber's rule and transformation (null: every message / none). */
+    /** Changes a subscriber's rule, read as an AQ condition, and transformation (null: every message / none). */
     void alterSubscriber(String queue, Agent subscriber, String rule, String transformation);
+
+    /**
+     * Adds a subscriber whose rule is written in {@code syntax}: {@link RuleSyntax#CONDITION} as the
+     * other overloads, or {@link RuleSyntax#SELECTOR}, a Jakarta Messaging message selector (a JMS
+     * durable subscription); a null syntax is CONDITION. A null rule, or a blank selector, selects
+     * every message. The rule is checked before anything is written: malformed in its syntax, 25448;
+     * longer than 4000 bytes (UTF-8), 25448. The transformation as in
+     * {@link #addSubscriber(String, Agent, String, String)}.
+     */
+    void addSubscriber(String queue, Agent subscriber, String rule, String transformation, RuleSyntax syntax);
+
+    /**
+     * Changes a subscriber's rule, transformation and the syntax its rule is written in (a null syntax
+     * is CONDITION); checked as {@link #addSubscriber(String, Agent, String, String, RuleSyntax)}.
+     */
+    void alterSubscriber(String queue, Agent subscriber, String rule, String transformation, RuleSyntax syntax);
 
     List<SubscriberInfo> subscribers(String queue);
 

@@ -143,7 +143,7 @@ abstract class MultiConsumerFixture extends EngineFixture {
                 out.add("subscriber of " + q + ": " + s);
             }
         }
-        for (Map<String, Object> r : query("SELECT QID, CONSUMER, NAME, ADDRESS, PROTOCOL, RULE_TEXT FROM AQ_SUBSCRIBER")) {
+        for (Map<String, Object> r : query("SELECT QID, CONSUMER, NAME, ADDRESS, PROTOCOL, RULE_TEXT, RULE_SYNTAX FROM AQ_SUBSCRIBER")) {
             out.add("stored subscriber " + r);
         }
         for (String qt : queueTables) {

@@ -159,8 +159,9 @@ class StoreSchemaTest {
             s.enqueue("V1_Q", null, Message.of("written by schema 1"));
             s.commit();
         }
-        // schema 1 as it was: no user properties column
+        // schema 1 as it was: no user properties column, no rule syntax column
         execute(dir, "ALTER TABLE AQ_MESSAGE DROP COLUMN USER_PROPS");
+        execute(dir, "ALTER TABLE AQ_SUBSCRIBER DROP COLUMN RULE_SYNTAX");
         execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = 1");
 
         try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
@@ -174,6 +175,49 @@ class StoreSchemaTest {
             assertThat(old.properties().userProperties()).isEmpty();
             assertThat(s.dequeue("V1_Q", first.copy().condition("region = 'WEST'")).text()).isEqualTo("with a property");
             s.commit();
+        }
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+    }
+
+    @Test
+    void a_version_2_store_gains_rule_syntaxes_and_keeps_its_subscribers_as_conditions(@TempDir Path dir)
+            throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        io.aqueduct.api.Agent west = io.aqueduct.api.Agent.named("West");
+        io.aqueduct.api.Agent all = io.aqueduct.api.Agent.named("All");
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().createQueueTable("V2_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT)
+                    .multipleConsumers(true));
+            engine.admin().createQueue("V2_Q", "V2_QT", QueueProperties.create());
+            engine.admin().startQueue("V2_Q", true, true);
+            engine.admin().addSubscriber("V2_Q", west, "region = 'WEST'");
+            engine.admin().addSubscriber("V2_Q", all, null);
+            s.enqueue("V2_Q", null, Message.of("pending for West, written by schema 2",
+                    io.aqueduct.api.MessageProperties.create().userProperty("region", "WEST")));
+            s.commit();
+        }
+        // schema 2 as it was: subscribers' rules were conditions, with no column saying so
+        execute(dir, "ALTER TABLE AQ_SUBSCRIBER DROP COLUMN RULE_SYNTAX");
+        execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = 2");
+
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            assertThat(engine.admin().subscribers("V2_Q")).containsExactly(
+                    new io.aqueduct.api.SubscriberInfo(west, "region = 'WEST'", null, io.aqueduct.api.RuleSyntax.CONDITION),
+                    new io.aqueduct.api.SubscriberInfo(all, null, null, io.aqueduct.api.RuleSyntax.CONDITION));
+            DequeueOptions asWest = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT).consumerName("West");
+            assertThat(s.dequeue("V2_Q", asWest).text()).isEqualTo("pending for West, written by schema 2");
+            s.commit();
+            // and the store now keeps a selector's syntax
+            engine.admin().addSubscriber("V2_Q", io.aqueduct.api.Agent.named("Jms"), "region = 'EAST'", null,
+                    io.aqueduct.api.RuleSyntax.SELECTOR);
+        }
+        try (AqueductEngine engine = durableEngine(dir)) {
+            assertThat(engine.admin().subscribers("V2_Q")).extracting(io.aqueduct.api.SubscriberInfo::syntax).containsExactly(
+                    io.aqueduct.api.RuleSyntax.CONDITION, io.aqueduct.api.RuleSyntax.CONDITION,
+                    io.aqueduct.api.RuleSyntax.SELECTOR);
         }
         assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
     }

@@ -4,8 +4,8 @@ import io.aqueduct.api.Agent;
 import io.aqueduct.api.MessageGrouping;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueType;
+import io.aqueduct.api.RuleSyntax;
 import io.aqueduct.api.SortOrder;
-import io.aqueduct.engine.expression.Expression;
 import io.aqueduct.engine.queue.Catalog;
 import io.aqueduct.engine.queue.QueueMeta;
 import io.aqueduct.engine.queue.QueueRuntime;
@@ -105,11 +105,25 @@ public final class CatalogLoader {
         Map<Long, List<Subscriber>> out = new HashMap<>();
         for (SubscriberEntity sub : em.createQuery("SELECT s FROM SubscriberEntity s ORDER BY s.id", SubscriberEntity.class)
                 .getResultList()) {
+            RuleSyntax syntax = ruleSyntax(sub);
             out.computeIfAbsent(sub.queueId, k -> new ArrayList<>()).add(Subscriber.of(
-                    new Agent(sub.name, sub.address, sub.protocol),
-                    sub.rule == null ? null : Expression.parse(sub.rule), sub.transformation));
+                    new Agent(sub.name, sub.address, sub.protocol), Subscriber.compileRule(sub.rule, syntax),
+                    sub.transformation, syntax));
         }
         return out;
+    }
+
+    /** The stored syntax of a subscriber's rule; rows from before schema 3 hold CONDITION (the column's default). */
+    private static RuleSyntax ruleSyntax(SubscriberEntity sub) {
+        if (sub.ruleSyntax == null) {
+            return RuleSyntax.CONDITION;
+        }
+        try {
+            return RuleSyntax.valueOf(sub.ruleSyntax.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("Subscriber " + sub.consumer + " of queue " + sub.queueId
+                    + " has the unknown rule syntax '" + sub.ruleSyntax + "' in AQ_SUBSCRIBER.RULE_SYNTAX", e);
+        }
     }
 
     static QueueTableMeta tableMeta(QueueTableEntity t) {

@@ -4,6 +4,7 @@ import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.StorableText;
 import io.aqueduct.api.Agent;
+import io.aqueduct.api.RuleSyntax;
 import io.aqueduct.api.SubscriberInfo;
 import io.aqueduct.engine.expression.Expression;
 import io.aqueduct.engine.queue.Subscriber;
@@ -339,15 +340,22 @@ public final class QueueAdministration implements QueueAdmin {
 
     @Override
     public void addSubscriber(String queue, Agent subscriber, String rule) {
-        addSubscriber(queue, subscriber, rule, null);
+        addSubscriber(queue, subscriber, rule, null, RuleSyntax.CONDITION);
     }
 
     @Override
-    public synchronized void addSubscriber(String queue, Agent subscriber, String rule, String transformation) {
+    public void addSubscriber(String queue, Agent subscriber, String rule, String transformation) {
+        addSubscriber(queue, subscriber, rule, transformation, RuleSyntax.CONDITION);
+    }
+
+    @Override
+    public synchronized void addSubscriber(String queue, Agent subscriber, String rule, String transformation,
+            RuleSyntax syntax) {
+        RuleSyntax ruleSyntax = syntax == null ? RuleSyntax.CONDITION : syntax;
         QueueRuntime q = subscribable(queue, subscriber);
-        Expression parsed = rule(rule);
+        Expression parsed = rule(rule, ruleSyntax);
         String tname = subscriberTransformation(q, transformation);
-        Subscriber s = Subscriber.of(subscriber, parsed, tname);
+        Subscriber s = Subscriber.of(subscriber, parsed, tname, ruleSyntax);
         if (find(q, s.key()) != null) {
             throw new AqException(AqError.SUBSCRIBER_EXISTS, "Agent " + describe(subscriber) + " is already a subscriber of "
                     + q.meta().qualifiedName() + ".");
@@ -364,7 +372,8 @@ public final class QueueAdministration implements QueueAdmin {
             e.name = subscriber.name();
             e.address = subscriber.address();
             e.protocol = subscriber.protocol();
-            e.rule = rule;
+            e.rule = storedRule(rule, parsed);
+            e.ruleSyntax = ruleSyntax.name();
             e.transformation = tname;
             em.persist(e);
             return null;
@@ -374,26 +383,35 @@ public final class QueueAdministration implements QueueAdmin {
         q.subscribers(subs);
     }
 
-    /** Changes the rule only: the subscriber keeps its transformation. */
+    /** Changes the rule only (now a condition): the subscriber keeps its transformation. */
     @Override
     public synchronized void alterSubscriber(String queue, Agent subscriber, String rule) {
         QueueRuntime q = subscribable(queue, subscriber);
         Subscriber existing = existing(q, subscriber);
-        alterSubscriber(queue, subscriber, rule, existing.transformation());
+        alterSubscriber(queue, subscriber, rule, existing.transformation(), RuleSyntax.CONDITION);
     }
 
     @Override
-    public synchronized void alterSubscriber(String queue, Agent subscriber, String rule, String transformation) {
+    public void alterSubscriber(String queue, Agent subscriber, String rule, String transformation) {
+        alterSubscriber(queue, subscriber, rule, transformation, RuleSyntax.CONDITION);
+    }
+
+    @Override
+    public synchronized void alterSubscriber(String queue, Agent subscriber, String rule, String transformation,
+            RuleSyntax syntax) {
+        RuleSyntax ruleSyntax = syntax == null ? RuleSyntax.CONDITION : syntax;
         QueueRuntime q = subscribable(queue, subscriber);
-        Expression parsed = rule(rule);
+        Expression parsed = rule(rule, ruleSyntax);
         Subscriber existing = existing(q, subscriber);
         String tname = subscriberTransformation(q, transformation);
         inAdminTransaction(c -> c.work(em -> em.createQuery("UPDATE SubscriberEntity s SET s.rule = :r,"
-                + " s.transformation = :t WHERE s.queueId = :q AND s.consumer = :k").setParameter("r", rule)
+                + " s.ruleSyntax = :y, s.transformation = :t WHERE s.queueId = :q AND s.consumer = :k")
+                .setParameter("r", storedRule(rule, parsed)).setParameter("y", ruleSyntax.name())
                 .setParameter("t", tname).setParameter("q", q.meta().id())
                 .setParameter("k", existing.key()).executeUpdate()));
         List<Subscriber> subs = new ArrayList<>(q.subscribers());
-        subs.replaceAll(s -> s.key().equals(existing.key()) ? new Subscriber(s.key(), s.agent(), parsed, tname) : s);
+        subs.replaceAll(s -> s.key().equals(existing.key())
+                ? new Subscriber(s.key(), s.agent(), parsed, tname, ruleSyntax) : s);
         q.subscribers(subs);
     }
 
@@ -542,12 +560,18 @@ public final class QueueAdministration implements QueueAdmin {
         return queue(queue, true).subscribers().stream().map(Subscriber::info).toList();
     }
 
-    private static Expression rule(String text) {
+    /** A subscriber rule checked and compiled in its syntax (25448 when malformed), before anything is written. */
+    private static Expression rule(String text, RuleSyntax syntax) {
         StorableText.check(text, "A subscriber rule");
         if (text != null && text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_RULE_BYTES) {
             throw new AqException(AqError.INVALID_EXPRESSION, "A subscriber rule has at most " + MAX_RULE_BYTES + " bytes.");
         }
-        return text == null ? null : Expression.parse(text);
+        return Subscriber.compileRule(text, syntax);
+    }
+
+    /** What RULE_TEXT holds: the rule as given, or null when it selects everything (no rule, a blank selector). */
+    private static String storedRule(String text, Expression parsed) {
+        return parsed == null ? null : text;
     }
 
     private QueueRuntime subscribable(String queue, Agent subscriber) {

@@ -1,6 +1,7 @@
 package io.aqueduct.engine.queue;
 
 import io.aqueduct.api.Agent;
+import io.aqueduct.api.RuleSyntax;
 import io.aqueduct.api.SubscriberInfo;
 import io.aqueduct.engine.expression.Expression;
 import java.nio.charset.StandardCharsets;
@@ -10,24 +11,49 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * A consumer of a multi-consumer queue: a subscriber (with its rule and transformation) or a recipient named at
- * enqueue. {@link #key} is what tells two consumers apart: the upper-case name for a local consumer,
- * with the address and protocol for a remote one.
+ * A consumer of a multi-consumer queue: a subscriber (with its rule, the syntax the rule was written
+ * in, and its transformation) or a recipient named at enqueue. {@link #key} is what tells two
+ * consumers apart: the upper-case name for a local consumer, with the address and protocol for a
+ * remote one.
  */
-public record Subscriber(String key, Agent agent, Expression rule, String transformation) {
+public record Subscriber(String key, Agent agent, Expression rule, String transformation, RuleSyntax syntax) {
 
-    /** A consumer without a transformation. */
+    /** A null syntax is CONDITION, as the api reads it. */
+    public Subscriber {
+        syntax = syntax == null ? RuleSyntax.CONDITION : syntax;
+    }
+
+    /** A consumer without a transformation whose rule (if any) is a condition. */
     public Subscriber(String key, Agent agent, Expression rule) {
-        this(key, agent, rule, null);
+        this(key, agent, rule, null, RuleSyntax.CONDITION);
     }
 
     public static Subscriber of(Agent agent, Expression rule) {
-        return new Subscriber(keyOf(agent), agent, rule, null);
+        return new Subscriber(keyOf(agent), agent, rule, null, RuleSyntax.CONDITION);
     }
 
-    /** {@code transformation}: the qualified name of the transformation applied to what it receives, or null. */
-    public static Subscriber of(Agent agent, Expression rule, String transformation) {
-        return new Subscriber(keyOf(agent), agent, rule, transformation);
+    /**
+     * {@code rule}: compiled by {@link #compileRule} in {@code syntax}; {@code transformation}: the
+     * qualified name of the transformation applied to what it receives, or null.
+     */
+    public static Subscriber of(Agent agent, Expression rule, String transformation, RuleSyntax syntax) {
+        return new Subscriber(keyOf(agent), agent, rule, transformation, syntax);
+    }
+
+    /**
+     * A rule's text compiled in its syntax: an AQ condition, or a JMS message selector. Null for no
+     * rule (every message), and for a blank selector, which JMS reads as no selector.
+     *
+     * @throws io.aqueduct.engine.expression.ExpressionSyntaxException 25448 when malformed in that syntax
+     */
+    public static Expression compileRule(String text, RuleSyntax syntax) {
+        if (text == null) {
+            return null;
+        }
+        if (syntax == RuleSyntax.SELECTOR) {
+            return text.isBlank() ? null : Expression.parseSelector(text);
+        }
+        return Expression.parse(text);
     }
 
     /** Local consumers (no address) dequeue by name; remote ones are served by propagation. */
@@ -36,7 +62,7 @@ public record Subscriber(String key, Agent agent, Expression rule, String transf
     }
 
     public SubscriberInfo info() {
-        return new SubscriberInfo(agent, rule == null ? null : rule.text(), transformation);
+        return new SubscriberInfo(agent, rule == null ? null : rule.text(), transformation, syntax);
     }
 
     public static String keyOf(Agent agent) {

@@ -117,6 +117,12 @@ public final class DerbyDialect implements Dialect {
                 s.execute("ALTER TABLE AQ_MESSAGE ADD COLUMN USER_PROPS VARCHAR(32672) FOR BIT DATA");
             }
         }
+        if (from < 3 && !columnExists(c, "AQ_SUBSCRIBER", "RULE_SYNTAX")) {
+            // schema 3: the syntax of a subscriber's rule; existing subscribers keep their AQ conditions
+            try (Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE AQ_SUBSCRIBER ADD COLUMN RULE_SYNTAX VARCHAR(9) DEFAULT 'CONDITION' NOT NULL");
+            }
+        }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");

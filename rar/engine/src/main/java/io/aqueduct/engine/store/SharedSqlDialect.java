@@ -142,6 +142,10 @@ abstract class SharedSqlDialect implements Dialect {
                 // schema 2: user properties (encoded by UserPropertiesCodec, at most 32,000 bytes)
                 s.execute("ALTER TABLE AQ_MESSAGE ADD COLUMN IF NOT EXISTS USER_PROPS " + bytesType());
             }
+            if (version < 3) {
+                // schema 3: the syntax of a subscriber's rule; existing subscribers keep their AQ conditions
+                s.execute("ALTER TABLE AQ_SUBSCRIBER ADD COLUMN IF NOT EXISTS RULE_SYNTAX VARCHAR(9) DEFAULT 'CONDITION' NOT NULL");
+            }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
             c.commit();

@@ -18,8 +18,9 @@ public final class StoreSchema {
     /**
      * The schema this Aqueduct writes. 1: queue tables, queues, messages, subscribers, consumers,
      * transformations, attempts. 2: messages' user properties ({@code AQ_MESSAGE.USER_PROPS}).
+     * 3: the syntax of subscribers' rules ({@code AQ_SUBSCRIBER.RULE_SYNTAX}: CONDITION or SELECTOR).
      */
-    public static final int CURRENT = 2;
+    public static final int CURRENT = 3;
 
     private StoreSchema() {
     }

@@ -5,7 +5,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** A subscriber of a multi-consumer queue: an agent and its rule. */
+/** A subscriber of a multi-consumer queue: an agent, its rule and the rule's syntax, its transformation. */
 @Entity
 @Table(name = "AQ_SUBSCRIBER")
 public class SubscriberEntity {
@@ -25,6 +25,9 @@ public class SubscriberEntity {
     public int protocol;
     @Column(name = "RULE_TEXT")
     public String rule;
+    /** The syntax RULE_TEXT is written in: a RuleSyntax name, CONDITION or SELECTOR (schema 3). */
+    @Column(name = "RULE_SYNTAX")
+    public String ruleSyntax;
     /** The qualified name of the subscriber's transformation, or null. */
     @Column(name = "TRANSFORMATION")
     public String transformation;
