@@ -101,6 +101,14 @@ public final class JmsMessageCodec {
         this.objectFilter = objectFilter;
     }
 
+    /**
+     * Does {@code bytes} begin as an encoded JMS message? A RAW payload that does not is an
+     * application's bytes (enqueued through the AQ api), delivered as a BytesMessage.
+     */
+    public static boolean isEncoded(byte[] bytes) {
+        return bytes != null && bytes.length >= HEADER && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    }
+
     // ================================================================ encode
 
     /**

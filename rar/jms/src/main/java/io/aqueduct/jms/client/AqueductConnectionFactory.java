@@ -1,0 +1,116 @@
+package io.aqueduct.jms.client;
+
+import io.aqueduct.api.AqConnectionFactory;
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
+import jakarta.jms.QueueConnection;
+import jakarta.jms.QueueConnectionFactory;
+import jakarta.jms.TopicConnection;
+import jakarta.jms.TopicConnectionFactory;
+
+import java.util.Objects;
+
+/**
+ * Jakarta Messaging connections over Aqueduct queue sessions. An application that starts the
+ * engine itself passes it ({@code new AqueductConnectionFactory(engine)}); the JNDI context of
+ * {@code io.aqueduct.jms.jndi} builds factories from {@code jndi.properties}.
+ *
+ * <p>A factory with a client id gives it to every connection (administratively configured: the
+ * application cannot change it); two open connections never share a client id in this JVM.
+ */
+public class AqueductConnectionFactory implements ConnectionFactory, QueueConnectionFactory, TopicConnectionFactory {
+    final AqConnectionFactory sessions;
+    final Users users;
+    final String clientId;
+
+    /** Anyone may connect, as the store's default user unless a user name is given. */
+    public AqueductConnectionFactory(AqConnectionFactory sessions) {
+        this(sessions, Users.anyone(null), null);
+    }
+
+    /**
+     * @param sessions where queue sessions come from (the engine, in Java SE)
+     * @param users who may connect and the default identity
+     * @param clientId the client id of every connection (null: the application sets one, or none)
+     */
+    public AqueductConnectionFactory(AqConnectionFactory sessions, Users users, String clientId) {
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.users = Objects.requireNonNull(users, "users");
+        if (clientId != null && clientId.isBlank()) {
+            throw new IllegalArgumentException("A configured client id must not be blank.");
+        }
+        this.clientId = clientId;
+    }
+
+    /** The sessions this factory's connections work on. */
+    public AqConnectionFactory sessions() {
+        return sessions;
+    }
+
+    /** The users this factory accepts. */
+    public Users users() {
+        return users;
+    }
+
+    /** The client id this factory gives its connections, or null. */
+    public String configuredClientId() {
+        return clientId;
+    }
+
+    AqueductConnection open(String user, String password, boolean xa) throws JMSException {
+        String aqUser = users.authenticate(user, password);
+        return xa ? new AqueductXAConnection(this, aqUser) : new AqueductConnection(this, aqUser);
+    }
+
+    @Override
+    public Connection createConnection() throws JMSException {
+        return open(null, null, false);
+    }
+
+    @Override
+    public Connection createConnection(String userName, String password) throws JMSException {
+        return open(userName, password, false);
+    }
+
+    @Override
+    public QueueConnection createQueueConnection() throws JMSException {
+        return open(null, null, false);
+    }
+
+    @Override
+    public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
+        return open(userName, password, false);
+    }
+
+    @Override
+    public TopicConnection createTopicConnection() throws JMSException {
+        return open(null, null, false);
+    }
+
+    @Override
+    public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
+        return open(userName, password, false);
+    }
+
+    @Override
+    public JMSContext createContext() {
+        return createContext(null, null, JMSContext.AUTO_ACKNOWLEDGE);
+    }
+
+    @Override
+    public JMSContext createContext(String userName, String password) {
+        return createContext(userName, password, JMSContext.AUTO_ACKNOWLEDGE);
+    }
+
+    @Override
+    public JMSContext createContext(int sessionMode) {
+        return createContext(null, null, sessionMode);
+    }
+
+    @Override
+    public JMSContext createContext(String userName, String password, int sessionMode) {
+        throw new jakarta.jms.JMSRuntimeException("JMSContext: being written in this session");
+    }
+}
