@@ -268,6 +268,10 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
             EnqueueOptions options = EnqueueOptions.create().visibility(transactedNow() ? Visibility.ON_COMMIT : Visibility.IMMEDIATE);
             return aq.enqueue(d.queueName(), options, aqMessage);
         } catch (AqException e) {
+            if (e.errorCode() == AqError.NO_RECIPIENTS && d instanceof AqueductTopic) {
+                // JMS: a message published while no subscription wants it is delivered to nobody, not refused
+                return unsentId();
+            }
             if (e.errorCode() == AqError.QUEUE_NOT_FOUND) {
                 connection.forget(d);
             }
@@ -276,6 +280,15 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
             lock.unlock();
         }
     }
+
+    /** A message id for a message published to no subscription: unique, as every JMSMessageID is. */
+    private static MessageId unsentId() {
+        byte[] id = new byte[16];
+        UNSENT_IDS.nextBytes(id);
+        return MessageId.of(id);
+    }
+
+    private static final java.security.SecureRandom UNSENT_IDS = new java.security.SecureRandom();
 
     /** Runs {@code send} for an asynchronous send and then its listener, on the session's completion thread, in order. */
     void sendAsync(Runnable send) {
