@@ -622,7 +622,7 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
 
         @Override
         public java.util.Enumeration<String> getJMSXPropertyNames() {
-            return java.util.Collections.enumeration(java.util.List.of("JMSXGroupID", "JMSXGroupSeq", "JMSXDeliveryCount"));
+            return java.util.Collections.enumeration(java.util.List.of("JMSXUserID", "JMSXGroupID", "JMSXGroupSeq", "JMSXDeliveryCount"));
         }
     }
 }

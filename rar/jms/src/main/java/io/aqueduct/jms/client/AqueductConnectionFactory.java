@@ -24,6 +24,7 @@ public class AqueductConnectionFactory implements ConnectionFactory, QueueConnec
     final AqConnectionFactory sessions;
     final Users users;
     final String clientId;
+    private volatile java.util.concurrent.Executor executor;
 
     /** Anyone may connect, as the store's default user unless a user name is given. */
     public AqueductConnectionFactory(AqConnectionFactory sessions) {
@@ -42,6 +43,28 @@ public class AqueductConnectionFactory implements ConnectionFactory, QueueConnec
             throw new IllegalArgumentException("A configured client id must not be blank.");
         }
         this.clientId = clientId;
+    }
+
+    /**
+     * Where the provider's background work runs: sessions' listener delivery, asynchronous sends,
+     * connection consumers. By default each runs on a daemon thread of its own; a container passes
+     * its managed executor (in the resource adapter: the WorkManager). Returns this factory.
+     */
+    public AqueductConnectionFactory executor(java.util.concurrent.Executor executor) {
+        this.executor = executor;
+        return this;
+    }
+
+    /** Runs a long-lived background task (a loop that ends by itself when its owner closes). */
+    void runInBackground(String name, Runnable task) {
+        java.util.concurrent.Executor e = executor;
+        if (e != null) {
+            e.execute(task);
+            return;
+        }
+        Thread t = new Thread(task, name);
+        t.setDaemon(true);
+        t.start();
     }
 
     /** The sessions this factory's connections work on. */

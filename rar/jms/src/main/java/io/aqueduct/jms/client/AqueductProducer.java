@@ -253,6 +253,9 @@ public final class AqueductProducer implements QueueSender, TopicPublisher {
         message.setJMSExpiration(ttl > 0 ? now + ttl : 0);
         message.setJMSDeliveryTime(now + deliveryDelay);
         JmsMessage copy = JmsMessages.providerCopy(message);
+        if (session.connection.user != null) {
+            copy.setProviderProperty("JMSXUserID", session.connection.user); // who sent it, as JMSX defines
+        }
         long delay = deliveryDelay;
         if (listener == null) {
             MessageId id = session.enqueue(d, copy, delay, ttl);

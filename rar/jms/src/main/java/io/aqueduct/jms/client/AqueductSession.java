@@ -80,7 +80,9 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
     private final CopyOnWriteArrayList<AqueductProducer> producers = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<AqueductBrowser> browsers = new CopyOnWriteArrayList<>();
     private final Object deliveryMonitor = new Object();
-    private Thread deliveryThread;
+    private volatile Thread deliveryThread; // the thread running the delivery loop, while it runs
+    private boolean deliveryRunning;
+    private java.util.concurrent.CountDownLatch deliveryEnded = new java.util.concurrent.CountDownLatch(0);
     private volatile MessageListener distinguishedListener;
     private final ConcurrentLinkedQueue<ConnectionConsumerImpl.Load> loads = new ConcurrentLinkedQueue<>();
     private final Completions completions = new Completions();
@@ -309,34 +311,47 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
         }
     }
 
-    /** The session's completion thread: asynchronous sends and their listeners, one at a time, in order. */
+    /** The session's asynchronous sends and their listeners: one at a time, in order, in the background. */
     private final class Completions {
-        private java.util.concurrent.ExecutorService executor;
+        private final java.util.ArrayDeque<Runnable> queue = new java.util.ArrayDeque<>();
+        private boolean draining;
         private int pending;
 
         synchronized void submit(Runnable send) {
-            if (executor == null) {
-                executor = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "aqueduct-jms-completions");
-                    t.setDaemon(true);
-                    return t;
-                });
-            }
+            queue.add(send);
             pending++;
-            executor.execute(() -> {
-                COMPLETING.set(AqueductSession.this);
-                try {
-                    send.run();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "A CompletionListener threw", e);
-                } finally {
-                    COMPLETING.remove();
-                    synchronized (Completions.this) {
-                        pending--;
-                        Completions.this.notifyAll();
+            if (!draining) {
+                draining = true;
+                connection.factory.runInBackground("aqueduct-jms-completions", this::drain);
+            }
+        }
+
+        private void drain() {
+            COMPLETING.set(AqueductSession.this);
+            try {
+                while (true) {
+                    Runnable next;
+                    synchronized (this) {
+                        next = queue.poll();
+                        if (next == null) {
+                            draining = false;
+                            return;
+                        }
+                    }
+                    try {
+                        next.run();
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.WARNING, "A CompletionListener threw", e);
+                    } finally {
+                        synchronized (this) {
+                            pending--;
+                            notifyAll();
+                        }
                     }
                 }
-            });
+            } finally {
+                COMPLETING.remove();
+            }
         }
 
         /** Waits until every asynchronous send so far has completed (commit, rollback and close do). */
@@ -348,12 +363,6 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
                     Thread.currentThread().interrupt();
                     throw new JMSException("Interrupted while waiting for asynchronous sends to complete.");
                 }
-            }
-        }
-
-        synchronized void shutdown() {
-            if (executor != null) {
-                executor.shutdown();
             }
         }
     }
@@ -435,10 +444,10 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
     /** A consumer's listener was set or removed, or the connection started: delivery runs while any listener is set. */
     void listenersChanged() {
         synchronized (deliveryMonitor) {
-            if (deliveryThread == null && !closed && consumers.stream().anyMatch(AqueductConsumer::hasListener)) {
-                deliveryThread = new Thread(this::deliver, "aqueduct-jms-delivery");
-                deliveryThread.setDaemon(true);
-                deliveryThread.start();
+            if (!deliveryRunning && !closed && consumers.stream().anyMatch(AqueductConsumer::hasListener)) {
+                deliveryRunning = true;
+                deliveryEnded = new java.util.concurrent.CountDownLatch(1);
+                connection.factory.runInBackground("aqueduct-jms-delivery", this::deliver);
             }
             deliveryMonitor.notifyAll();
         }
@@ -455,6 +464,7 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
 
     /** The delivery loop: supervised (catches, reports, backs off, resumes) until the session closes. */
     private void deliver() {
+        deliveryThread = Thread.currentThread();
         AqueductConnection.DELIVERING.set(connection);
         long pause = 0;
         try {
@@ -510,6 +520,8 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
             AqueductConnection.DELIVERING.remove();
             synchronized (deliveryMonitor) {
                 deliveryThread = null;
+                deliveryRunning = false;
+                deliveryEnded.countDown();
                 if (!closed && hasListeners()) {
                     listenersChanged(); // ended by a failure: start again
                 }
@@ -846,21 +858,20 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
             return;
         }
         closed = true;
-        Thread delivery;
+        java.util.concurrent.CountDownLatch ended;
         synchronized (deliveryMonitor) {
-            delivery = deliveryThread;
+            ended = deliveryEnded;
             deliveryMonitor.notifyAll();
         }
         wakeConsumers();
-        if (delivery != null && delivery != Thread.currentThread()) {
+        if (deliveryThread != Thread.currentThread()) {
             try {
-                delivery.join(); // a listener in progress completes first
+                ended.await(); // a listener in progress completes first
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
         completions.awaitIdle();
-        completions.shutdown();
         lock.lock();
         try {
             for (AqueductConsumer c : consumers) {

@@ -33,7 +33,8 @@ final class ConnectionConsumerImpl implements ConnectionConsumer {
     private final int maxMessages;
     private AqueductSession watcher; // waits for messages; owns the topic subscription
     private Subscriptions.Subscription subscription;
-    private Thread thread;
+    private volatile Thread thread;
+    private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean closed;
 
     ConnectionConsumerImpl(AqueductConnection connection, Destination destination, String subscriptionName, boolean durable,
@@ -61,9 +62,14 @@ final class ConnectionConsumerImpl implements ConnectionConsumer {
             watcher.close();
             throw e;
         }
-        thread = new Thread(this::watch, "aqueduct-jms-connection-consumer");
-        thread.setDaemon(true);
-        thread.start();
+        connection.factory.runInBackground("aqueduct-jms-connection-consumer", () -> {
+            thread = Thread.currentThread();
+            try {
+                watch();
+            } finally {
+                ended.countDown();
+            }
+        });
     }
 
     private String consumerName() {
@@ -136,9 +142,9 @@ final class ConnectionConsumerImpl implements ConnectionConsumer {
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "waking a connection consumer", e);
         }
-        if (thread != null && thread != Thread.currentThread()) {
+        if (thread != Thread.currentThread()) {
             try {
-                thread.join();
+                ended.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -28,8 +28,12 @@ class AcknowledgementAndTransactionsTest {
 
     @AfterEach
     void close() throws Exception {
-        connection.close();
-        store.close();
+        if (connection != null) {
+            connection.close();
+        }
+        if (store != null) {
+            store.close();
+        }
     }
 
     private void send(String... texts) throws Exception {

@@ -29,8 +29,12 @@ class QueueMessagingTest {
 
     @AfterEach
     void close() throws Exception {
-        connection.close();
-        store.close();
+        if (connection != null) {
+            connection.close();
+        }
+        if (store != null) {
+            store.close();
+        }
     }
 
     @Test

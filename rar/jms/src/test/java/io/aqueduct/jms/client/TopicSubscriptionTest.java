@@ -33,8 +33,12 @@ class TopicSubscriptionTest {
 
     @AfterEach
     void close() throws Exception {
-        connection.close();
-        store.close();
+        if (connection != null) {
+            connection.close();
+        }
+        if (store != null) {
+            store.close();
+        }
     }
 
     private void publish(Connection via, String text, String region) throws Exception {
