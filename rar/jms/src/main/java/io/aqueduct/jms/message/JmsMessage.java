@@ -328,12 +328,6 @@ public class JmsMessage implements Message {
      */
     @Override
     public void setObjectProperty(String name, Object value) throws JMSException {
-        if (value != null && !Conversions.isPropertyValue(value)) {
-            checkPropertiesWritable();
-            PropertyNames.checkSettable(name);
-            throw new MessageFormatException("a property value must be a boxed primitive (not char) or a String, not a "
-                    + value.getClass().getName());
-        }
         putProperty(name, value);
     }
 
@@ -343,13 +337,7 @@ public class JmsMessage implements Message {
 
     private void putProperty(String name, Object value) throws JMSException {
         checkPropertiesWritable();
-        PropertyNames.checkSettable(name);
-        if (name.equals(PropertyNames.JMSX_GROUP_ID) && value != null && !(value instanceof String)) {
-            throw new MessageFormatException("JMSXGroupID is a String property, not a " + Conversions.typeName(value));
-        }
-        if (name.equals(PropertyNames.JMSX_GROUP_SEQ) && !(value instanceof Integer)) {
-            throw new MessageFormatException("JMSXGroupSeq is an int property, not a " + Conversions.typeName(value));
-        }
+        PropertyNames.checkSettable(name, value);
         properties.put(name, value);
     }
 

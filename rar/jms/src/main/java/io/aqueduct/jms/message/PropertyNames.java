@@ -1,5 +1,7 @@
 package io.aqueduct.jms.message;
 
+import jakarta.jms.MessageFormatException;
+
 import java.util.Locale;
 import java.util.Set;
 
@@ -49,6 +51,28 @@ final class PropertyNames {
         if (name.startsWith("JMSX") && !name.equals(JMSX_GROUP_ID) && !name.equals(JMSX_GROUP_SEQ)) {
             throw new IllegalArgumentException("property " + name + " is set by the JMS provider, not by the application"
                     + " (an application may set JMSXGroupID and JMSXGroupSeq only)");
+        }
+    }
+
+    /**
+     * Checks a property an application sets: the name as {@link #checkSettable(String)}, then the
+     * value - a boxed primitive (not Character) or a String or null; JMSXGroupID a String,
+     * JMSXGroupSeq an Integer.
+     *
+     * @throws IllegalArgumentException for the name, as {@link #checkSettable(String)}
+     * @throws MessageFormatException for a value the property cannot hold
+     */
+    static void checkSettable(String name, Object value) throws MessageFormatException {
+        checkSettable(name);
+        if (value != null && !Conversions.isPropertyValue(value)) {
+            throw new MessageFormatException("a property value must be a boxed primitive (not char) or a String, not a "
+                    + value.getClass().getName());
+        }
+        if (name.equals(JMSX_GROUP_ID) && value != null && !(value instanceof String)) {
+            throw new MessageFormatException("JMSXGroupID is a String property, not a " + Conversions.typeName(value));
+        }
+        if (name.equals(JMSX_GROUP_SEQ) && !(value instanceof Integer)) {
+            throw new MessageFormatException("JMSXGroupSeq is an int property, not a " + Conversions.typeName(value));
         }
     }
 
