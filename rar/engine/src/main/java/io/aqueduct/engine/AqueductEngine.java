@@ -1,8 +1,8 @@
 package io.aqueduct.engine;
 
-import io.aqueduct.api.AqConnectionFactory;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
+import io.aqueduct.api.AqStore;
 import io.aqueduct.api.QueueAdmin;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.engine.admin.CatalogLoader;
@@ -53,7 +53,7 @@ import javax.transaction.xa.Xid;
  *      QueueSession session = engine.openSession()) { ... }
  * </pre>
  */
-public final class AqueductEngine implements AqConnectionFactory, AutoCloseable {
+public final class AqueductEngine implements AqStore {
     private static final Logger LOG = Logger.getLogger(AqueductEngine.class.getName());
     /** Where the Derby database lives when nothing is configured. */
     public static final String DEFAULT_DIRECTORY_PROPERTY = "aqueduct.store.directory";
@@ -183,6 +183,7 @@ public final class AqueductEngine implements AqConnectionFactory, AutoCloseable 
     }
 
     /** The administrative interface; each operation commits on its own, as AQ's DDL does. */
+    @Override
     public QueueAdmin admin() {
         checkOpen();
         return admin;
