@@ -28,7 +28,9 @@ class JmsArchitectureTest {
                 .should().onlyDependOnClassesThat().resideInAnyPackage("io.aqueduct.jms..", "io.aqueduct.api..",
                         // javax.transaction.xa is the JDK's (module java.transaction.xa): XASession and
                         // XAJMSContext hand out its XAResource
-                        "jakarta.jms..", "java..", "javax.annotation..", "javax.transaction.xa..")
+                        "jakarta.jms..", "java..", "javax.annotation..", "javax.transaction.xa..",
+                        // javax.naming: the JNDI context for Java SE clients
+                        "javax.naming..")
                 .check(jms);
     }
 
