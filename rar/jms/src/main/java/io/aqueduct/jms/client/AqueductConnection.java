@@ -90,7 +90,7 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
 
     @Override
     public Session createSession(boolean transacted, int acknowledgeMode) throws JMSException {
-        return createSession(transacted ? Session.SESSION_TRANSACTED : acknowledgeMode);
+        return createSession(sessionMode(transacted, acknowledgeMode));
     }
 
     @Override
@@ -105,12 +105,21 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
 
     @Override
     public QueueSession createQueueSession(boolean transacted, int acknowledgeMode) throws JMSException {
-        return newSession(transacted ? Session.SESSION_TRANSACTED : acknowledgeMode).domain(AqueductSession.Domain.QUEUE);
+        return newSession(sessionMode(transacted, acknowledgeMode)).domain(AqueductSession.Domain.QUEUE);
     }
 
     @Override
     public TopicSession createTopicSession(boolean transacted, int acknowledgeMode) throws JMSException {
-        return newSession(transacted ? Session.SESSION_TRANSACTED : acknowledgeMode).domain(AqueductSession.Domain.TOPIC);
+        return newSession(sessionMode(transacted, acknowledgeMode)).domain(AqueductSession.Domain.TOPIC);
+    }
+
+    /** (transacted, acknowledgeMode) as a session mode: not transacted, SESSION_TRANSACTED is no acknowledge mode. */
+    private static int sessionMode(boolean transacted, int acknowledgeMode) throws JMSException {
+        if (!transacted && acknowledgeMode == Session.SESSION_TRANSACTED) {
+            throw new JMSException("A session that is not transacted needs AUTO_ACKNOWLEDGE (1), CLIENT_ACKNOWLEDGE (2)"
+                    + " or DUPS_OK_ACKNOWLEDGE (3), not SESSION_TRANSACTED (0).");
+        }
+        return transacted ? Session.SESSION_TRANSACTED : acknowledgeMode;
     }
 
     AqueductSession newSession(int mode) throws JMSException {
