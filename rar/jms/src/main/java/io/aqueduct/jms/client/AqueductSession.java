@@ -881,7 +881,13 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
                 b.closeQuietly();
             }
             producers.clear();
-            if (rollsBackOnClose()) {
+            if (delivery == Thread.currentThread() && autoAcknowledges()) {
+                try {
+                    aq.commit(); // closed by its own listener: the message it is given is still acknowledged
+                } catch (RuntimeException e) {
+                    LOG.log(Level.FINE, "acknowledging at session close", e);
+                }
+            } else if (rollsBackOnClose()) {
                 try {
                     aq.rollback(); // a transaction or unacknowledged messages: delivered again
                 } catch (RuntimeException e) {
