@@ -17,7 +17,8 @@ public abstract sealed class AqueductDestination implements Destination, Seriali
         permits AqueductQueue, AqueductTopic {
     private static final long serialVersionUID = 1L;
     // AQ's naming rule (QueueAdmin): letters, digits, _ $ #, starting with a letter; a queue at most
-    // 24 bytes, a schema at most 30 (AQ's exception queues AQ$_<table>_E follow the same rule)
+    // 24 bytes, a schema at most 30; a name looked up up to 30, as the default exception queue
+    // AQ$_<table>_E of a table of 19 to 24 characters is
     private static final Pattern PART = Pattern.compile("[A-Za-z][A-Za-z0-9_$#]*");
 
     private final String name;
@@ -50,9 +51,9 @@ public abstract sealed class AqueductDestination implements Destination, Seriali
             throw new InvalidDestinationException("'" + name + "' is not an AQ queue name: use [schema.]name with letters,"
                     + " digits, _ $ # and a letter first.");
         }
-        if (queue.length() > 24 || (schema != null && schema.length() > 30)) {
-            throw new InvalidDestinationException("'" + name + "' is too long: an AQ queue name has at most 24 characters,"
-                    + " a schema 30.");
+        if (queue.length() > 30 || (schema != null && schema.length() > 30)) {
+            throw new InvalidDestinationException("'" + name + "' is too long: an AQ queue name has at most 30 characters"
+                    + " (24 for a queue created by name, 30 for a default exception queue AQ$_<table>_E), a schema 30.");
         }
         return n;
     }
