@@ -111,6 +111,8 @@ public final class AqueductBrowser implements QueueBrowser {
     private final class Walk implements Enumeration<jakarta.jms.Message> {
         private final io.aqueduct.api.QueueSession own; // null: the JMS session's (locked browsing)
         private final ArrayDeque<Message> page = new ArrayDeque<>();
+        /** Locked browsing: the ids shown, as the session's own receives move the position the walk shares. */
+        private final java.util.Set<String> shown = new java.util.HashSet<>();
         private boolean first = true;
         private boolean done;
 
@@ -157,9 +159,15 @@ public final class AqueductBrowser implements QueueBrowser {
                 got = own.dequeueArray(queue.queueName(), o, PAGE);
             }
             first = false;
-            page.addAll(got);
+            for (Message m : got) {
+                if (own != null || shown.add(String.valueOf(m.id()))) {
+                    page.add(m);
+                }
+            }
             if (got.isEmpty()) {
                 end();
+            } else if (page.isEmpty()) {
+                fill(); // every one shown already (a receive took the position back): go on from there
             }
         }
 
