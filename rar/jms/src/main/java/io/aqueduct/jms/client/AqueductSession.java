@@ -881,7 +881,7 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
                 b.closeQuietly();
             }
             producers.clear();
-            if (delivery == Thread.currentThread() && autoAcknowledges()) {
+            if (deliveryThread == Thread.currentThread() && autoAcknowledges()) {
                 try {
                     aq.commit(); // closed by its own listener: the message it is given is still acknowledged
                 } catch (RuntimeException e) {
