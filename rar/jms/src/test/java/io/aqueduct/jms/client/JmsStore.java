@@ -6,6 +6,7 @@ import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.SortOrder;
 import io.aqueduct.engine.AqueductEngine;
+import io.aqueduct.engine.time.AqClock;
 import io.aqueduct.jms.destination.AqueductQueue;
 import io.aqueduct.jms.destination.AqueductTopic;
 import org.junit.jupiter.api.Assumptions;
@@ -35,9 +36,14 @@ final class JmsStore implements AutoCloseable {
     }
 
     static JmsStore open() {
+        return open(AqClock.system());
+    }
+
+    /** A store whose engine measures time on {@code clock} (a ManualClock: delays, expiry and retry delays on demand). */
+    static JmsStore open(AqClock clock) {
         String name = "jms" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet();
         if (KIND.equals("derby")) {
-            return new JmsStore(AqueductEngine.builder().derbyInMemory(name).start(), () -> { });
+            return new JmsStore(AqueductEngine.builder().clock(clock).derbyInMemory(name).start(), () -> { });
         }
         String url = setting("url");
         String user = setting("user");
@@ -52,7 +58,7 @@ final class JmsStore implements AutoCloseable {
         String storeUrl = pg ? url + (url.contains("?") ? "&" : "?") + "currentSchema=" + name
                 : url.replaceAll("/+$", "") + "/" + name;
         sql(url, user, password, pg ? "CREATE SCHEMA " + name : "CREATE DATABASE " + name);
-        AqueductEngine engine = AqueductEngine.builder().jdbc(storeUrl, user, password).start();
+        AqueductEngine engine = AqueductEngine.builder().clock(clock).jdbc(storeUrl, user, password).start();
         return new JmsStore(engine, () -> sql(url, user, password, pg ? "DROP SCHEMA " + name + " CASCADE" : "DROP DATABASE " + name));
     }
 
