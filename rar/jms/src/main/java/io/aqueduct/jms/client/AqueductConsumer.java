@@ -134,6 +134,7 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
                     + " a synchronous receive is not allowed on it.");
         }
         session.connection.markUsed();
+        boolean blocking = deadlineNanos - System.nanoTime() > 0;
         while (true) {
             if (closed || session.isClosed()) {
                 return null;
@@ -146,6 +147,10 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
             try {
                 seen = session.aq.queueVersion(queue);
                 m = closed ? null : session.dequeue(destination, options(mode), false, selector);
+                if (m == null && blocking && !closed && navigation != Navigation.FIRST_MESSAGE) {
+                    // AQ: a blocking receive that reaches the end of the queue goes back to its start
+                    m = session.dequeue(destination, options(mode).navigation(Navigation.FIRST_MESSAGE), false, selector);
+                }
             } catch (AqException e) {
                 throw JmsErrors.of(e);
             } finally {
