@@ -255,6 +255,22 @@ class BooksOnLineJmsTest {
         assertThat(session.createBrowser(queue).getEnumeration().hasMoreElements()).isFalse();
     }
 
+    @Test
+    void a_blocking_receive_at_the_end_of_the_queue_goes_back_to_its_start_while_receiveNoWait_does_not() throws Exception {
+        Queue queue = store.queue("OE_PRIORITY_QUE"); // priority-ordered
+        QueueReceiver qrec = session.createReceiver(queue);
+        ((AqueductConsumer) qrec).setNavigationMode(AqueductConsumer.NAVIGATION_NEXT_MESSAGE);
+        send(queue, new BolOrder(1, "Ana", "USA", "Dune"));
+        assertThat(order(qrec.receive(5_000)).orderNo()).isEqualTo(1);
+
+        // a rush order sorts before the consumer's position
+        QueueSender sender = session.createSender(queue);
+        sender.send(session.createObjectMessage(new BolOrder(2, "Bo", "UK", "Emma")), jakarta.jms.DeliveryMode.PERSISTENT, 9, 0);
+
+        assertThat(qrec.receiveNoWait()).as("NEXT_MESSAGE without a wait stops at the end").isNull();
+        assertThat(order(qrec.receive(5_000)).orderNo()).as("a blocking receive wraps to the start").isEqualTo(2);
+    }
+
     // ------------------------------------------------------------------ process_international_orders: locked browsing, receiveNoData
 
     @Test
