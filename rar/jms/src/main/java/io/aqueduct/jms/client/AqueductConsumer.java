@@ -196,6 +196,10 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
             return false;
         }
         JmsMessage m = session.dequeue(destination, options(DequeueMode.REMOVE), true, selector);
+        if (m == null && navigation != Navigation.FIRST_MESSAGE) {
+            // a listener waits as a blocking receive does: at the end of the queue it goes back to its start
+            m = session.dequeue(destination, options(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE), true, selector);
+        }
         if (m == null) {
             return false;
         }
