@@ -523,6 +523,31 @@ class BooksOnLineJmsTest {
     }
 
     @Test
+    void a_listener_navigating_NEXT_MESSAGE_goes_back_to_the_start_of_the_queue_for_a_message_sorting_before_it()
+            throws Exception {
+        Queue queue = store.queue("OE_PRIORITY_QUE"); // priority-ordered
+        List<Integer> processed = new CopyOnWriteArrayList<>();
+        QueueSession listening = connection.createQueueSession(false, Session.AUTO_ACKNOWLEDGE);
+        QueueReceiver qrec = listening.createReceiver(queue);
+        ((AqueductConsumer) qrec).setNavigationMode(AqueductConsumer.NAVIGATION_NEXT_MESSAGE);
+        qrec.setMessageListener(m -> {
+            try {
+                processed.add(order(m).orderNo());
+            } catch (JMSException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        send(queue, new BolOrder(1, "Ana", "USA", "Dune"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> processed.size() == 1);
+
+        session.createSender(queue).send(session.createObjectMessage(new BolOrder(2, "Bo", "UK", "Emma")),
+                jakarta.jms.DeliveryMode.PERSISTENT, 9, 0);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> processed.size() == 2);
+        assertThat(processed).containsExactly(1, 2);
+    }
+
+    @Test
     void a_listener_of_a_transacted_session_commits_or_rolls_back_the_receipt_itself() throws Exception {
         Queue queue = newOrdersQueue("OE_NEWORDERS_QUE", MessageGrouping.NONE, QueueProperties.create());
         QueueSession theSess = connection.createQueueSession(true, Session.SESSION_TRANSACTED);
