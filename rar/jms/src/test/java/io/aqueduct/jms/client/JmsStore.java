@@ -21,13 +21,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A store for one JMS test: Derby in memory unless {@code aqueduct.test.store} says
  * {@code postgres} or {@code mariadb} (as the engine's suite reads it), where each store is a
- * schema / database of its own, dropped when the test closes it.
+ * schema / database of its own, dropped when the test closes it. Public: the simplified API's tests
+ * (io.aqueduct.jms.context) use it too.
  */
-final class JmsStore implements AutoCloseable {
+public final class JmsStore implements AutoCloseable {
     private static final AtomicInteger COUNTER = new AtomicInteger();
     private static final String KIND = System.getProperty("aqueduct.test.store", "derby").trim().toLowerCase(Locale.ROOT);
 
-    final AqueductEngine engine;
+    public final AqueductEngine engine;
     private final Runnable drop;
 
     private JmsStore(AqueductEngine engine, Runnable drop) {
@@ -35,12 +36,12 @@ final class JmsStore implements AutoCloseable {
         this.drop = drop;
     }
 
-    static JmsStore open() {
+    public static JmsStore open() {
         return open(AqClock.system());
     }
 
     /** A store whose engine measures time on {@code clock} (a ManualClock: delays, expiry and retry delays on demand). */
-    static JmsStore open(AqClock clock) {
+    public static JmsStore open(AqClock clock) {
         String name = "jms" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet();
         if (KIND.equals("derby")) {
             return new JmsStore(AqueductEngine.builder().clock(clock).derbyInMemory(name).start(), () -> { });
@@ -83,7 +84,7 @@ final class JmsStore implements AutoCloseable {
     }
 
     /** A JMS queue: a started single-consumer RAW queue ordered by priority, in a queue table of its own. */
-    AqueductQueue queue(String name) throws Exception {
+    public AqueductQueue queue(String name) throws Exception {
         return queue(name, QueueProperties.create());
     }
 
@@ -93,7 +94,7 @@ final class JmsStore implements AutoCloseable {
     }
 
     /** A JMS topic: a started multi-consumer RAW queue. */
-    AqueductTopic topic(String name) throws Exception {
+    public AqueductTopic topic(String name) throws Exception {
         create(name, true, QueueProperties.create());
         return new AqueductTopic(name);
     }
@@ -105,11 +106,11 @@ final class JmsStore implements AutoCloseable {
         admin().startQueue(name, true, true);
     }
 
-    AqueductConnectionFactory factory() {
+    public AqueductConnectionFactory factory() {
         return new AqueductConnectionFactory(engine);
     }
 
-    AqueductXAConnectionFactory xaFactory() {
+    public AqueductXAConnectionFactory xaFactory() {
         return new AqueductXAConnectionFactory(engine);
     }
 
