@@ -1,6 +1,8 @@
 package io.aqueduct.jms.client;
 
 import io.aqueduct.api.AqConnectionFactory;
+import io.aqueduct.jms.context.AqueductJMSContext;
+import io.aqueduct.jms.context.RuntimeExceptions;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
@@ -134,6 +136,10 @@ public class AqueductConnectionFactory implements ConnectionFactory, QueueConnec
 
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
-        throw new jakarta.jms.JMSRuntimeException("JMSContext: being written in this session");
+        try {
+            return AqueductJMSContext.create(open(userName, password, false), sessionMode);
+        } catch (JMSException e) {
+            throw RuntimeExceptions.of(e);
+        }
     }
 }

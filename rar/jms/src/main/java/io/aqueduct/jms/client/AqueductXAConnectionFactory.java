@@ -1,6 +1,8 @@
 package io.aqueduct.jms.client;
 
 import io.aqueduct.api.AqConnectionFactory;
+import io.aqueduct.jms.context.AqueductXAJMSContext;
+import io.aqueduct.jms.context.RuntimeExceptions;
 import jakarta.jms.JMSException;
 import jakarta.jms.XAConnection;
 import jakarta.jms.XAConnectionFactory;
@@ -63,6 +65,10 @@ public final class AqueductXAConnectionFactory extends AqueductConnectionFactory
 
     @Override
     public XAJMSContext createXAContext(String userName, String password) {
-        throw new jakarta.jms.JMSRuntimeException("XAJMSContext: being written in this session");
+        try {
+            return AqueductXAJMSContext.create((XAConnection) open(userName, password, true));
+        } catch (JMSException e) {
+            throw RuntimeExceptions.of(e);
+        }
     }
 }
