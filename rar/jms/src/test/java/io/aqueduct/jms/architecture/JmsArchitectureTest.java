@@ -26,11 +26,11 @@ class JmsArchitectureTest {
     void the_provider_depends_on_the_api_jakarta_messaging_and_the_jdk_only() {
         classes().that().resideInAPackage("io.aqueduct.jms..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("io.aqueduct.jms..", "io.aqueduct.api..",
-                        // javax.transaction.xa is the JDK's (module java.transaction.xa): XASession and
-                        // XAJMSContext hand out its XAResource
+                        // also the JDK: javax.transaction.xa (XASession and XAJMSContext hand out its
+                        // XAResource), java.xml (an XML payload read as a TextMessage) and javax.naming
+                        // (the JNDI context for Java SE clients)
                         "jakarta.jms..", "java..", "javax.annotation..", "javax.transaction.xa..",
-                        // javax.naming: the JNDI context for Java SE clients
-                        "javax.naming..")
+                        "javax.xml..", "org.w3c.dom..", "javax.naming..")
                 .check(jms);
     }
 
