@@ -50,6 +50,13 @@ import java.util.stream.Stream;
  */
 public final class Bench {
     static final String AQUEDUCT_CLASS = "io.aqueduct.bench.aqueduct.AqueductSystem";
+    /** Aqueduct through JMS (rar/jms): the system {@code aqueduct-jms}, compiled with the engine. */
+    static final String JMS_CLASS = "io.aqueduct.bench.aqueduct.JmsSystem";
+    /**
+     * The filter {@code jms} (bench/run jms): the JMS cases and the native Aqueduct cases beside
+     * them, which the {@code ratio-jms} lines compare with (not the raw side, not the extras).
+     */
+    static final String JMS_FILTER = "^aqueduct(-jms)?/[a-z]+/(commit-each|batch-100)";
     /**
      * Scenarios that do not fit the enqueue / dequeue mould of {@link QueueSystem}: they print their
      * own BENCH lines. Loaded by name (the aqueduct package is compiled only with the engine).
@@ -72,14 +79,33 @@ public final class Bench {
     /** {enq_per_s, deq_per_s} of each system's BENCH line so far, by key (for the extras' comparisons). */
     private static final Map<String, double[]> TOTALS = new java.util.concurrent.ConcurrentHashMap<>();
 
-    record SystemDef(String name, Supplier<QueueSystem> factory) {
+    /**
+     * A system; {@code transactedFactory} (null: none) makes it for the cases that commit each
+     * message through a transacted session, a distinction only JMS has.
+     */
+    record SystemDef(String name, Supplier<QueueSystem> factory, Supplier<QueueSystem> transactedFactory) {
+        SystemDef(String name, Supplier<QueueSystem> factory) {
+            this(name, factory, null);
+        }
+
+        boolean runs(CaseDef c) {
+            return !c.transactedEach() || transactedFactory != null;
+        }
+
+        Supplier<QueueSystem> factoryFor(CaseDef c) {
+            return c.transactedEach() ? transactedFactory : factory;
+        }
     }
 
     interface CaseBody {
         Result run(QueueSystem system) throws Exception;
     }
 
-    record CaseDef(String name, CaseBody body) {
+    /** {@code transactedEach}: the JMS-only variant of a case whose sessions are transacted. */
+    record CaseDef(String name, CaseBody body, boolean transactedEach) {
+        CaseDef(String name, CaseBody body) {
+            this(name, body, false);
+        }
     }
 
     /** A scenario with a BENCH line of its own (see {@link #EXTRA_CLASSES}). */
@@ -129,7 +155,8 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
-        int code = new Bench().run(args.length > 0 ? args[0] : "");
+        String filter = args.length > 0 ? args[0] : "";
+        int code = new Bench().run(filter.equals("jms") ? JMS_FILTER : filter);
         System.exit(code);
     }
 
@@ -156,12 +183,18 @@ public final class Bench {
         } else if (filter.matcher("aqueduct/").find() || filterText.isEmpty()) {
             System.out.println("# aqueduct: " + AQUEDUCT_CLASS + " is not on the class path (built without the engine): skipped");
         }
+        SystemDef jms = jmsSystem();
+        if (jms != null) {
+            systems.add(jms);
+        }
         systems.add(new SystemDef("raw-jdbc", RawJdbcSystem::new));
 
         List<CaseDef> cases = List.of(
                 new CaseDef("commit-each/1p1c", this::commitEach1p1c),
                 new CaseDef("batch-100/1p1c", this::batch1p1c),
-                new CaseDef("commit-each/2p2c", s -> concurrent(s, 2, 2)));
+                new CaseDef("commit-each/2p2c", s -> concurrent(s, 2, 2)),
+                // JMS: a transacted session committed after each send / receive (commit-each/1p1c is AUTO_ACKNOWLEDGE)
+                new CaseDef("commit-each-tx/1p1c", this::commitEach1p1c, true));
         List<Extra> extras = new ArrayList<>();
         for (String name : EXTRA_CLASSES) {
             Extra extra = extra(name);
@@ -180,7 +213,7 @@ public final class Bench {
         // The servers the filter needs: probed once, up front (BENCH-SKIP <store> when unreachable).
         for (BenchStore store : BenchStore.all()) {
             boolean wanted = cases.stream()
-                    .anyMatch(c -> systems.stream().anyMatch(sys -> filter.matcher(key(sys.name(), store, c.name())).find()))
+                    .anyMatch(c -> systems.stream().anyMatch(sys -> sys.runs(c) && filter.matcher(key(sys.name(), store, c.name())).find()))
                     || extras.stream().flatMap(x -> x.scenarios().stream())
                             .anyMatch(k -> k.contains("/" + store.name + "/") && filter.matcher(k).find());
             if (wanted) {
@@ -193,7 +226,8 @@ public final class Bench {
         for (BenchStore store : BenchStore.all()) {
             boolean warmed = !warmup;
             for (CaseDef c : cases) {
-                List<SystemDef> chosen = systems.stream().filter(s -> filter.matcher(key(s.name(), store, c.name())).find()).toList();
+                List<SystemDef> chosen = systems.stream()
+                        .filter(s -> s.runs(c) && filter.matcher(key(s.name(), store, c.name())).find()).toList();
                 if (chosen.isEmpty()) {
                     continue;
                 }
@@ -203,7 +237,7 @@ public final class Bench {
                 }
                 if (!warmed) {
                     for (SystemDef sys : systems) {
-                        boolean used = cases.stream().anyMatch(x -> filter.matcher(key(sys.name(), store, x.name())).find());
+                        boolean used = cases.stream().anyMatch(x -> sys.runs(x) && filter.matcher(key(sys.name(), store, x.name())).find());
                         if (used) {
                             warmup(sys, store);
                         }
@@ -307,6 +341,24 @@ public final class Bench {
         }
     }
 
+    /** The JMS system (plain and transacted-each), or null when it is not on the class path. */
+    private static SystemDef jmsSystem() {
+        Class<?> type;
+        try {
+            type = Class.forName(JMS_CLASS);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+        java.util.function.Function<Boolean, Supplier<QueueSystem>> make = transacted -> () -> {
+            try {
+                return (QueueSystem) type.getDeclaredConstructor(boolean.class).newInstance(transacted);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot create " + JMS_CLASS, e);
+            }
+        };
+        return new SystemDef("aqueduct-jms", make.apply(false), make.apply(true));
+    }
+
     private static Supplier<QueueSystem> aqueductFactory() {
         Class<?> type;
         try {
@@ -333,7 +385,7 @@ public final class Bench {
         try {
             dir = Files.createDirectory(base.resolve(sys.name() + "-" + store.name + "-" + c.name().replace('/', '-')
                     + "-r" + (round + 1)));
-            qs = sys.factory().get();
+            qs = sys.factoryFor(c).get();
             long t0 = System.nanoTime();
             qs.open(store, dir);
             double setup = (System.nanoTime() - t0) / 1e9;
@@ -426,7 +478,40 @@ public final class Bench {
                     + " deq=" + (both ? ratio(aq[1], raw[1]) : "n/a") + " enq_rounds=" + enqRounds + " deq_rounds=" + deqRounds
                     + (failures > 0 ? " failed_rounds=" + failures : ""));
         }
+        reportJms(c, store, results, totals);
         System.out.flush();
+    }
+
+    /**
+     * {@code BENCH ratio-jms/<store>/<case> enq=<jms/native> deq=<jms/native> vs=<native key>}: JMS
+     * against the native Aqueduct case of the same run, round by round when they ran in the same
+     * case (the transacted variant compares with the native commit-each/1p1c, which ran before it).
+     */
+    private static void reportJms(CaseDef c, BenchStore store, Map<String, List<Result>> results, Map<String, double[]> totals) {
+        double[] jms = totals.get("aqueduct-jms");
+        if (jms == null) {
+            return;
+        }
+        String nativeCase = c.transactedEach() ? c.name().replace("commit-each-tx/", "commit-each/") : c.name();
+        double[] aq = c.transactedEach() ? TOTALS.get(key("aqueduct", store, nativeCase)) : totals.get("aqueduct");
+        if (aq == null) {
+            return;
+        }
+        StringBuilder line = new StringBuilder("BENCH ratio-jms/" + store.name + "/" + c.name() + " enq=" + ratio(jms[0], aq[0])
+                + " deq=" + ratio(jms[1], aq[1]) + " vs=" + key("aqueduct", store, nativeCase));
+        List<Result> a = results.get("aqueduct-jms");
+        List<Result> b = results.get("aqueduct");
+        if (a != null && b != null) {
+            StringBuilder enq = new StringBuilder();
+            StringBuilder deq = new StringBuilder();
+            for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+                boolean ok = !a.get(i).failed && !b.get(i).failed;
+                enq.append(i == 0 ? "" : ",").append(ok ? ratio(a.get(i).enqRate(), b.get(i).enqRate()) : "n/a");
+                deq.append(i == 0 ? "" : ",").append(ok ? ratio(a.get(i).deqRate(), b.get(i).deqRate()) : "n/a");
+            }
+            line.append(" enq_rounds=").append(enq).append(" deq_rounds=").append(deq);
+        }
+        System.out.println(line);
     }
 
     /** The order of the count keys on a BENCH line. */
