@@ -25,7 +25,7 @@ public final class AqueductXASession extends AqueductSession implements XASessio
 
     AqueductXASession(AqueductConnection connection, io.aqueduct.api.QueueSession aq) {
         super(connection, Session.AUTO_ACKNOWLEDGE, aq);
-        this.resource = new BranchAware(aq.xaResource());
+        this.resource = new BranchAware();
     }
 
     @Override
@@ -98,20 +98,35 @@ public final class AqueductXASession extends AqueductSession implements XASessio
 
     /**
      * The queue session's XAResource, noting whether a branch is active on this session: that
-     * decides whether a send is part of a transaction or committed by itself.
+     * decides whether a send is part of a transaction or committed by itself. A new branch takes
+     * the queue session's current XAResource: after the store's connection broke, the session
+     * works on a new one.
      */
     private final class BranchAware implements XAResource {
-        private final XAResource delegate;
+        private volatile XAResource delegate;
 
-        BranchAware(XAResource delegate) {
-            this.delegate = delegate;
+        private XAResource delegate() {
+            XAResource d = delegate;
+            if (d == null) {
+                d = delegate = aq.xaResource();
+            }
+            return d;
         }
 
         @Override
         public void start(Xid xid, int flags) throws XAException {
             lock.lock();
             try {
-                delegate.start(xid, flags);
+                if ((flags & (TMJOIN | TMRESUME)) == 0) {
+                    try {
+                        delegate = aq.xaResource();
+                    } catch (RuntimeException e) {
+                        XAException x = new XAException(XAException.XAER_RMFAIL); // the store is away: try again later
+                        x.initCause(e);
+                        throw x;
+                    }
+                }
+                delegate().start(xid, flags);
                 inBranch = true;
             } finally {
                 lock.unlock();
@@ -122,7 +137,7 @@ public final class AqueductXASession extends AqueductSession implements XASessio
         public void end(Xid xid, int flags) throws XAException {
             lock.lock();
             try {
-                delegate.end(xid, flags);
+                delegate().end(xid, flags);
             } finally {
                 inBranch = false;
                 lock.unlock();
@@ -131,42 +146,42 @@ public final class AqueductXASession extends AqueductSession implements XASessio
 
         @Override
         public int prepare(Xid xid) throws XAException {
-            return delegate.prepare(xid);
+            return delegate().prepare(xid);
         }
 
         @Override
         public void commit(Xid xid, boolean onePhase) throws XAException {
-            delegate.commit(xid, onePhase);
+            delegate().commit(xid, onePhase);
         }
 
         @Override
         public void rollback(Xid xid) throws XAException {
-            delegate.rollback(xid);
+            delegate().rollback(xid);
         }
 
         @Override
         public void forget(Xid xid) throws XAException {
-            delegate.forget(xid);
+            delegate().forget(xid);
         }
 
         @Override
         public Xid[] recover(int flag) throws XAException {
-            return delegate.recover(flag);
+            return delegate().recover(flag);
         }
 
         @Override
         public boolean isSameRM(XAResource other) throws XAException {
-            return delegate.isSameRM(other instanceof BranchAware b ? b.delegate : other);
+            return delegate().isSameRM(other instanceof BranchAware b ? b.delegate() : other);
         }
 
         @Override
         public int getTransactionTimeout() throws XAException {
-            return delegate.getTransactionTimeout();
+            return delegate().getTransactionTimeout();
         }
 
         @Override
         public boolean setTransactionTimeout(int seconds) throws XAException {
-            return delegate.setTransactionTimeout(seconds);
+            return delegate().setTransactionTimeout(seconds);
         }
     }
 }

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 
 /**
  * The engine's {@link PrivateServer} fixture (package-private there, published in the engine's
- * test-jar) for the connector's tests: a PostgreSQL server of the test's own, which the tests may
+ * test-jar) for the tests of the connector and the JMS provider: a PostgreSQL server of the test's own, which the tests may
  * stop, restart and kill connections of. Never the shared server on 5432.
  */
 public final class PrivateServers {
