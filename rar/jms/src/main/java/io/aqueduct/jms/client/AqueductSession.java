@@ -263,7 +263,7 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
                     + " there, nobody sends to it.");
         }
         Message aqMessage = connection.mapping.toAq(m, shape.payloadType(), deliveryDelay, timeToLive,
-                connection.connectionId, connection.clientIdOrNull());
+                connection.connectionId, connection.clientIdOrNull(), connection.user);
         lock.lock();
         try {
             checkOpen();

@@ -51,8 +51,15 @@ final class MessageMapping {
      * expiration, delivery time, priority, mode).
      */
     Message toAq(JmsMessage m, PayloadType payloadType, long deliveryDelayMillis, long timeToLiveMillis,
-            String connectionId, String clientId) throws JMSException {
+            String connectionId, String clientId, String user) throws JMSException {
         MessageProperties p = MessageProperties.create();
+        if (user != null) {
+            try {
+                p.sender(io.aqueduct.api.Agent.named(user)); // AQ's sender id: the connection's user
+            } catch (AqException notAnAgentName) {
+                // a user name AQ cannot hold as an agent (over 30 bytes): JMSXUserID still names it
+            }
+        }
         p.priority(JmsPriority.toAq(m.getJMSPriority()));
         long delaySeconds = seconds(deliveryDelayMillis);
         Object oracleDelay = m.getObjectProperty(DELAY);

@@ -69,6 +69,21 @@ class QueueMessagingTest {
     }
 
     @Test
+    void theConnectionsUserIsTheAqSenderAndJMSXUserID() throws Exception {
+        try (Connection clerk = store.factory().createConnection("CLERK", "any")) {
+            Session s = clerk.createSession();
+            s.createProducer(orders).send(s.createTextMessage("signed"));
+        }
+        try (io.aqueduct.api.QueueSession aq = store.engine.openSession()) {
+            io.aqueduct.api.Message m = aq.dequeue("ORDERS", io.aqueduct.api.DequeueOptions.create()
+                    .mode(io.aqueduct.api.DequeueMode.BROWSE).waitSeconds(io.aqueduct.api.DequeueOptions.NO_WAIT));
+            assertThat(m.properties().sender().name()).isEqualTo("CLERK");
+        }
+        Message received = connection.createSession().createConsumer(orders).receive(5_000);
+        assertThat(received.getStringProperty("JMSXUserID")).isEqualTo("CLERK");
+    }
+
+    @Test
     void higherPriorityMessagesAreReceivedFirst() throws Exception {
         Session session = connection.createSession();
         MessageProducer producer = session.createProducer(orders);
