@@ -264,11 +264,11 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
     boolean enterDelivery(long deadlineNanos, java.util.function.BooleanSupplier cancelled) {
         synchronized (gate) {
             while (!started && !closed && !cancelled.getAsBoolean()) {
-                long waitMillis = deadlineNanos == Long.MAX_VALUE ? 250
-                        : Math.min(250, (deadlineNanos - System.nanoTime()) / 1_000_000);
-                if (waitMillis <= 0) {
+                long left = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
+                if (left <= 0) {
                     return false;
                 }
+                long waitMillis = Math.min(250, (left + 999_999) / 1_000_000); // rounded up: never early
                 try {
                     gate.wait(waitMillis);
                 } catch (InterruptedException e) {

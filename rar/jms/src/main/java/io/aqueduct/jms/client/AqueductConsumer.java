@@ -159,10 +159,12 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
             if (m != null) {
                 return m;
             }
-            long remaining = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : (deadlineNanos - System.nanoTime()) / 1_000_000;
-            if (remaining <= 0) {
+            long left = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
+            if (left <= 0) {
                 return null;
             }
+            // rounded up: a receive(timeout) never returns before its timeout
+            long remaining = left == Long.MAX_VALUE ? Long.MAX_VALUE : (left + 999_999) / 1_000_000;
             // woken by a change of the queue (a commit, a release, a message becoming ready) or the bound,
             // which also lets a delay that ends by time alone be noticed
             session.aq.awaitQueueChange(queue, seen, Math.min(remaining, 500));
