@@ -239,8 +239,11 @@ class ConnectionContractTest {
                 throw new RuntimeException(e);
             }
         });
-        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !stop.isDone());
-        release.complete(null);
+        try {
+            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !stop.isDone());
+        } finally {
+            release.complete(null);
+        }
         stop.get(10, TimeUnit.SECONDS);
         assertThat(finished.get()).isTrue();
     }
