@@ -106,7 +106,9 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
         if (timeout < 0) {
             throw new JMSException("A receive timeout is 0 (no limit) or positive milliseconds, not " + timeout + ".");
         }
-        return take(timeout == 0 ? Long.MAX_VALUE : System.nanoTime() + timeout * 1_000_000, DequeueMode.REMOVE);
+        // 0, or a timeout beyond any deadline in nanoseconds: no limit
+        return take(timeout == 0 || timeout > Long.MAX_VALUE / 4_000_000 ? Long.MAX_VALUE
+                : System.nanoTime() + timeout * 1_000_000, DequeueMode.REMOVE);
     }
 
     @Override
@@ -124,7 +126,11 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
 
     /** AQ's receiveNoData waiting up to {@code timeout} ms (0: no limit) for a message to remove. */
     public boolean receiveNoData(long timeout) throws JMSException {
-        return take(timeout == 0 ? Long.MAX_VALUE : System.nanoTime() + timeout * 1_000_000, DequeueMode.REMOVE_NODATA) != null;
+        if (timeout < 0) {
+            throw new JMSException("A receive timeout is 0 (no limit) or positive milliseconds, not " + timeout + ".");
+        }
+        return take(timeout == 0 || timeout > Long.MAX_VALUE / 4_000_000 ? Long.MAX_VALUE
+                : System.nanoTime() + timeout * 1_000_000, DequeueMode.REMOVE_NODATA) != null;
     }
 
     private Message take(long deadlineNanos, DequeueMode mode) throws JMSException {
@@ -194,27 +200,35 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
     /** One message to the listener, on the session's delivery thread; false when none was there. */
     boolean deliverToListener() throws JMSException {
         MessageListener l = listener;
-        if (l == null || closed) {
-            return false;
-        }
-        JmsMessage m = session.dequeue(destination, options(DequeueMode.REMOVE), true, selector);
-        if (m == null && navigation != Navigation.FIRST_MESSAGE) {
-            // a listener waits as a blocking receive does: at the end of the queue it goes back to its start
-            m = session.dequeue(destination, options(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE), true, selector);
-        }
-        if (m == null) {
+        if (l == null) {
             return false;
         }
         boolean threw = false;
-        inListener = Thread.currentThread();
+        inListener = Thread.currentThread(); // before the check: a close from now on waits for this delivery
         try {
-            l.onMessage(m);
-        } catch (RuntimeException e) {
-            threw = true;
-            LOG.log(Level.WARNING, "A JMS MessageListener on " + queue + " threw; "
-                    + (session.autoAcknowledges() ? "the message is delivered again" : "the session goes on"), e);
+            if (closed) {
+                return false;
+            }
+            JmsMessage m = session.dequeue(destination, options(DequeueMode.REMOVE), true, selector);
+            if (m == null && navigation != Navigation.FIRST_MESSAGE) {
+                // a listener waits as a blocking receive does: at the end of the queue it goes back to its start
+                m = session.dequeue(destination, options(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE), true, selector);
+            }
+            if (m == null) {
+                return false;
+            }
+            try {
+                l.onMessage(m);
+            } catch (RuntimeException e) {
+                threw = true;
+                LOG.log(Level.WARNING, "A JMS MessageListener on " + queue + " threw; "
+                        + (session.autoAcknowledges() ? "the message is delivered again" : "the session goes on"), e);
+            }
         } finally {
-            inListener = null;
+            synchronized (this) {
+                inListener = null;
+                notifyAll(); // a close on another thread waits for this
+            }
         }
         session.afterListener(threw);
         return true;
@@ -286,6 +300,16 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
         }
         closed = true;
         listener = null;
+        synchronized (this) { // a listener in progress on another thread completes first (MessageConsumer.close)
+            while (inListener != null && inListener != Thread.currentThread()) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
         try {
             session.aq.wakeWaiters(queue);
         } catch (RuntimeException e) {
