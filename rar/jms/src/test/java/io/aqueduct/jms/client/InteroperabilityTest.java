@@ -146,6 +146,22 @@ class InteroperabilityTest {
         assertThat(b.getBody(byte[].class)).isEqualTo(invoice);
     }
 
+    @Test
+    void raw_bytes_that_begin_like_the_JMS_encoding_but_are_not_one_cannot_be_received_and_stay_in_the_queue()
+            throws Exception {
+        Queue raw = queue("INVOICES", PayloadType.RAW);
+        byte[] notJms = "AQJM but not a JMS message at all".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        MessageId id = aq.enqueue("INVOICES", Message.of(notJms));
+        aq.commit();
+
+        assertThatThrownBy(() -> session.createConsumer(raw).receive(5_000)).isInstanceOf(jakarta.jms.JMSException.class);
+
+        Message still = aq.dequeue("INVOICES", NO_WAIT);
+        assertThat(still.id()).isEqualTo(id);
+        assertThat(still.properties().attempts()).as("the failed receive was undone: an attempt").isEqualTo(1);
+        assertThat((byte[]) still.payload()).isEqualTo(notJms);
+    }
+
     // ------------------------------------------------------------------ JMS writes, AQ reads
 
     @Test
