@@ -268,7 +268,8 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
                 if (left <= 0) {
                     return false;
                 }
-                long waitMillis = Math.min(250, (left + 999_999) / 1_000_000); // rounded up: never early
+                // rounded up (never early); no deadline: a bounded wait, then look again
+                long waitMillis = left == Long.MAX_VALUE ? 250 : Math.min(250, (left + 999_999) / 1_000_000);
                 try {
                     gate.wait(waitMillis);
                 } catch (InterruptedException e) {
