@@ -364,9 +364,21 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
         return connectionConsumer(topic, subscriptionName, true, true, messageSelector, sessionPool, maxMessages);
     }
 
+    /** Created as a QueueConnection: the subscription-based connection consumers are refused. */
+    private volatile boolean queueOnly;
+
+    AqueductConnection queueOnly() {
+        queueOnly = true;
+        return this;
+    }
+
     private ConnectionConsumer connectionConsumer(Destination destination, String subscription, boolean durable,
             boolean shared, String selector, ServerSessionPool pool, int maxMessages) throws JMSException {
         checkOpen();
+        if (queueOnly && (durable || shared)) {
+            throw new jakarta.jms.IllegalStateException("Shared and durable connection consumers are not available on a"
+                    + " QueueConnection.");
+        }
         markUsed();
         if (pool == null) {
             throw new JMSException("A connection consumer needs a ServerSessionPool.");

@@ -101,12 +101,12 @@ public class AqueductConnectionFactory implements ConnectionFactory, QueueConnec
 
     @Override
     public QueueConnection createQueueConnection() throws JMSException {
-        return open(null, null, false);
+        return open(null, null, false).queueOnly();
     }
 
     @Override
     public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
-        return open(userName, password, false);
+        return open(userName, password, false).queueOnly();
     }
 
     @Override

@@ -40,12 +40,12 @@ public final class AqueductXAConnectionFactory extends AqueductConnectionFactory
 
     @Override
     public XAQueueConnection createXAQueueConnection() throws JMSException {
-        return (XAQueueConnection) open(null, null, true);
+        return (XAQueueConnection) open(null, null, true).queueOnly();
     }
 
     @Override
     public XAQueueConnection createXAQueueConnection(String userName, String password) throws JMSException {
-        return (XAQueueConnection) open(userName, password, true);
+        return (XAQueueConnection) open(userName, password, true).queueOnly();
     }
 
     @Override
