@@ -396,6 +396,22 @@ class ConnectionContractTest {
                 .isInstanceOf(JMSException.class);
     }
 
+    @Test
+    void aQueueConnectionRefusesSubscriptionConnectionConsumers() throws Exception {
+        jakarta.jms.Topic topic = store.topic("T");
+        try (jakarta.jms.QueueConnection qc = store.factory().createQueueConnection();
+                jakarta.jms.XAQueueConnection xqc = store.xaFactory().createXAQueueConnection()) {
+            for (jakarta.jms.QueueConnection c : List.of(qc, xqc)) {
+                Refusals.of()
+                        .call("createSharedConnectionConsumer", () -> c.createSharedConnectionConsumer(topic, "s", null, () -> null, 1))
+                        .call("createDurableConnectionConsumer", () -> c.createDurableConnectionConsumer(topic, "d", null, () -> null, 1))
+                        .call("createSharedDurableConnectionConsumer",
+                                () -> c.createSharedDurableConnectionConsumer(topic, "s", null, () -> null, 1))
+                        .allThrow(IllegalStateException.class);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ metadata, exception listener
 
     @Test
