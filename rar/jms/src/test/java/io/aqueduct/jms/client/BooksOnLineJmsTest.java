@@ -66,8 +66,12 @@ class BooksOnLineJmsTest {
 
     @AfterEach
     void close() throws Exception {
-        connection.close();
-        store.close();
+        if (connection != null) {
+            connection.close();
+        }
+        if (store != null) {
+            store.close();
+        }
     }
 
     /** A started single-consumer RAW queue in a queue table {@code name_T} of its own. */

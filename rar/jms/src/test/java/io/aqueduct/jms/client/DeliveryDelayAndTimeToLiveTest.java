@@ -47,8 +47,12 @@ class DeliveryDelayAndTimeToLiveTest {
 
     @AfterEach
     void close() throws Exception {
-        connection.close();
-        store.close();
+        if (connection != null) {
+            connection.close();
+        }
+        if (store != null) {
+            store.close();
+        }
     }
 
     private String text(jakarta.jms.Message m) throws Exception {

@@ -59,9 +59,15 @@ class InteroperabilityTest {
 
     @AfterEach
     void close() throws Exception {
-        aq.close();
-        connection.close();
-        store.close();
+        if (aq != null) {
+            aq.close();
+        }
+        if (connection != null) {
+            connection.close();
+        }
+        if (store != null) {
+            store.close();
+        }
     }
 
     /** A started single-consumer queue of {@code payload} in a queue table {@code name_T} of its own. */
