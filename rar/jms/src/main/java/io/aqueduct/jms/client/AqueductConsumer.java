@@ -43,6 +43,7 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
     private volatile Navigation navigation = Navigation.FIRST_MESSAGE;
     /** The thread running this consumer's listener, when it is. */
     private volatile Thread inListener;
+    private int receiving; // receives in progress, guarded by this
 
     private AqueductConsumer(AqueductSession session, AqueductDestination destination, String selector,
             Subscriptions.Subscription subscription, boolean noLocal) {
@@ -133,7 +134,22 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
                 : System.nanoTime() + timeout * 1_000_000, DequeueMode.REMOVE_NODATA) != null;
     }
 
+    /** Receives counted, so that close waits for those in progress (MessageConsumer.close says it blocks until they return). */
     private Message take(long deadlineNanos, DequeueMode mode) throws JMSException {
+        synchronized (this) {
+            receiving++;
+        }
+        try {
+            return receiveNow(deadlineNanos, mode);
+        } finally {
+            synchronized (this) {
+                receiving--;
+                notifyAll();
+            }
+        }
+    }
+
+    private Message receiveNow(long deadlineNanos, DequeueMode mode) throws JMSException {
         checkOpen();
         if (listener != null || session.hasListeners()) {
             throw new jakarta.jms.IllegalStateException("This session delivers messages to a MessageListener;"
@@ -314,6 +330,16 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
             session.aq.wakeWaiters(queue);
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "waking receives on " + queue, e);
+        }
+        synchronized (this) { // a receive in progress on another thread returns (null) first
+            while (receiving > 0) {
+                try {
+                    wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
         }
         session.consumerClosed(this);
         if (subscription != null) {

@@ -872,11 +872,11 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
             }
         }
         completions.awaitIdle();
+        for (AqueductConsumer c : consumers) {
+            c.closeQuietly(); // before the lock: a receive in progress needs it to see the session closed and return
+        }
         lock.lock();
         try {
-            for (AqueductConsumer c : consumers) {
-                c.closeQuietly();
-            }
             for (AqueductBrowser b : browsers) {
                 b.closeQuietly();
             }

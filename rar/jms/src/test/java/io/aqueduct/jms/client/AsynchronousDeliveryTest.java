@@ -232,6 +232,26 @@ class AsynchronousDeliveryTest {
         assertThat(result.get()).isEqualTo(java.util.Optional.empty());
     }
 
+    @Test
+    void closingAConsumerEndsItsReceiveInProgressWithNull() throws Exception {
+        connection.start();
+        MessageConsumer c = connection.createSession().createConsumer(queue);
+        AtomicReference<Object> result = new AtomicReference<>();
+        Thread receiver = new Thread(() -> {
+            try {
+                result.set(java.util.Optional.ofNullable(c.receive()));
+            } catch (Exception e) {
+                result.set(e);
+            }
+        });
+        receiver.start();
+        await().atMost(Duration.ofSeconds(2)).until(() -> receiver.getState() == Thread.State.TIMED_WAITING
+                || receiver.getState() == Thread.State.WAITING);
+        c.close();
+        receiver.join(5_000);
+        assertThat(result.get()).isEqualTo(java.util.Optional.empty());
+    }
+
     private static String text(Message m) {
         try {
             return ((TextMessage) m).getText();
