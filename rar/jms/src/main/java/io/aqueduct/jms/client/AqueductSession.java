@@ -501,7 +501,11 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
                     connection.leaveDelivery();
                 }
                 if (pause > 0) {
-                    Thread.sleep(pause);
+                    synchronized (deliveryMonitor) { // backing off; close wakes it
+                        if (!closed) {
+                            deliveryMonitor.wait(pause);
+                        }
+                    }
                 } else if (!delivered && !closed) {
                     // one queue: wait for it to change; several: a short wait on each in turn
                     long bound = active.size() == 1 ? 1_000 : 100;

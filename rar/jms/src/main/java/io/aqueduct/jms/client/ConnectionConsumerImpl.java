@@ -82,7 +82,11 @@ final class ConnectionConsumerImpl implements ConnectionConsumer {
         while (!closed && !connection.isClosed()) {
             try {
                 if (pause > 0) {
-                    Thread.sleep(pause);
+                    synchronized (this) { // backing off; close wakes it
+                        if (!closed) {
+                            wait(pause);
+                        }
+                    }
                 }
                 if (!connection.enterDelivery(Long.MAX_VALUE, () -> closed)) {
                     continue;
@@ -136,7 +140,10 @@ final class ConnectionConsumerImpl implements ConnectionConsumer {
         if (closed) {
             return;
         }
-        closed = true;
+        synchronized (this) {
+            closed = true;
+            notifyAll();
+        }
         try {
             watcher.aq.wakeWaiters(destination.queueName());
         } catch (RuntimeException e) {

@@ -25,10 +25,6 @@ public final class AqueductTemporaryQueue extends AqueductQueue implements Tempo
 
     @Override
     public void delete() throws JMSException {
-        if (owner == null) {
-            throw new jakarta.jms.IllegalStateException("Only the connection that created temporary queue "
-                    + queueName() + " can delete it.");
-        }
-        owner.delete(this);
+        TemporaryDestinations.delete(owner, this, "queue");
     }
 }

@@ -21,10 +21,6 @@ public final class AqueductTemporaryTopic extends AqueductTopic implements Tempo
 
     @Override
     public void delete() throws JMSException {
-        if (owner == null) {
-            throw new jakarta.jms.IllegalStateException("Only the connection that created temporary topic "
-                    + queueName() + " can delete it.");
-        }
-        owner.delete(this);
+        TemporaryDestinations.delete(owner, this, "topic");
     }
 }

@@ -11,6 +11,15 @@ public interface TemporaryDestinations {
     /** Deletes {@code destination}'s queue and queue table; refused while a consumer uses it. */
     void delete(AqueductDestination destination) throws JMSException;
 
+    /** A temporary destination's delete(): its creating connection's, or refused for one read from a message. */
+    static void delete(TemporaryDestinations owner, AqueductDestination destination, String kind) throws JMSException {
+        if (owner == null) {
+            throw new jakarta.jms.IllegalStateException("Only the connection that created temporary " + kind + " "
+                    + destination.queueName() + " can delete it.");
+        }
+        owner.delete(destination);
+    }
+
     /** Is {@code destination} one of this owner's? (Only its creator's connection may consume from it.) */
     boolean owns(AqueductDestination destination);
 }

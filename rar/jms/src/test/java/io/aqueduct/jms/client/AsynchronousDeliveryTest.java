@@ -107,16 +107,22 @@ class AsynchronousDeliveryTest {
         });
         connection.start();
         assertThat(inListener.await(10, TimeUnit.SECONDS)).isTrue();
-        Thread releaser = new Thread(() -> {
+        Thread stopper = new Thread(() -> {
             try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                connection.stop();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
             }
-            release.countDown();
         });
-        releaser.start();
-        connection.stop(); // returns after the listener finished
+        stopper.start();
+        // stop() waits while the listener holds its message
+        await().atMost(Duration.ofSeconds(5)).until(() -> stopper.getState() == Thread.State.WAITING
+                || stopper.getState() == Thread.State.TIMED_WAITING);
+        assertThat(stopper.isAlive()).isTrue();
+        assertThat(done).isEmpty();
+        release.countDown();
+        stopper.join(10_000);
+        assertThat(stopper.isAlive()).isFalse(); // returned once the listener finished
         assertThat(done).containsExactly("slow");
         assertThat(connection.createSession().createConsumer(store.queue("OTHER")).receive(300)).isNull();
         assertThat(done).containsExactly("slow"); // stopped: "held" waits

@@ -117,8 +117,7 @@ class BooksOnLineJmsTest {
                 throw new IllegalStateException(e);
             }
         });
-        Thread.sleep(300);
-        assertThat(received).isNotDone();
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> !received.isDone());
 
         send(queue, new BolOrder(1, "Ana", "USA", "Dune"));
 
