@@ -91,6 +91,20 @@ public final class AqError {
      * type (ORA-25229, "error on transformation of message"); the cause says more.
      */
     public static final int TRANSFORMATION_FAILED = 25229;
+    /** A propagation schedule for this queue and destination already exists (ORA-24041). */
+    public static final int SCHEDULE_EXISTS = 24041;
+    /** No propagation schedule for this queue and destination (ORA-24042). */
+    public static final int SCHEDULE_NOT_FOUND = 24042;
+    /** The propagation schedule is already enabled (ORA-24064). */
+    public static final int SCHEDULE_ALREADY_ENABLED = 24064;
+    /** The propagation schedule is already disabled (ORA-24065). */
+    public static final int SCHEDULE_ALREADY_DISABLED = 24065;
+    /** A database link of that name already exists (ORA-02011). */
+    public static final int DATABASE_LINK_EXISTS = 2011;
+    /** No database link of that name (ORA-02019, "connection description for remote database not found"). */
+    public static final int DATABASE_LINK_NOT_FOUND = 2019;
+    /** The store a database link names cannot be reached or opened (ORA-12541-like: the link is valid, its store is not there). */
+    public static final int DATABASE_LINK_UNREACHABLE = 12541;
     /** A name is not a valid identifier. */
     public static final int INVALID_NAME = 44003;
     /**

@@ -119,6 +119,66 @@ public interface QueueAdmin {
     /** All transformations, by qualified name. */
     List<TransformationInfo> transformations();
 
+    // ------------------------------------------------------------------ propagation (DBMS_AQADM)
+
+    /**
+     * Schedules propagation of {@code queue}'s messages for its remote subscribers and recipients
+     * whose address names {@code destination} (SCHEDULE_PROPAGATION): a database link's name for
+     * queues of another store ({@code queue@link}), or null / {@link PropagationSchedule#LOCAL} for
+     * queues of this store ({@code [schema.]queue}).
+     *
+     * @param startTime when the first window starts; null: now
+     * @param durationSeconds the window's length; null: one window without end
+     * @param nextTime the next window's start computed from the end of the current one, in the
+     *     expression language with {@code SYSDATE} and date arithmetic in days
+     *     ({@code SYSDATE + 1/24}); null: no window after the first. Ignored without a duration.
+     * @param latencySeconds the longest a new message waits before it is propagated, in a window
+     *     (0: at once; AQ's default is 60)
+     * @throws AqException 24010 unknown queue; 24039 not a multi-consumer queue; 24097 an exception
+     *     queue, a negative duration or latency, a next_time not later than the window's start;
+     *     25448 a next_time that does not parse; 44003 a destination that is not a name; 2019 an
+     *     unknown database link; 24041 a schedule for this queue and destination exists
+     */
+    void schedulePropagation(String queue, String destination, java.time.Instant startTime, Long durationSeconds,
+            String nextTime, long latencySeconds);
+
+    /** Drops a schedule (UNSCHEDULE_PROPAGATION); a run in progress ends first. Missing: 24042. */
+    void unschedulePropagation(String queue, String destination);
+
+    /**
+     * Replaces a schedule's duration, next_time and latency (ALTER_PROPAGATION_SCHEDULE: a null
+     * duration is one window without end, a null next_time none), checked as for
+     * {@link #schedulePropagation}; the current window is re-planned from its start.
+     */
+    void alterPropagationSchedule(String queue, String destination, Long durationSeconds, String nextTime,
+            long latencySeconds);
+
+    /** Enables a disabled schedule (also one disabled by failures: its failure count is reset). Enabled: 24064. */
+    void enablePropagationSchedule(String queue, String destination);
+
+    /** Disables a schedule: it propagates nothing until enabled. Disabled: 24065. */
+    void disablePropagationSchedule(String queue, String destination);
+
+    /** Every schedule with its statistics (DBA_QUEUE_SCHEDULES), by queue and destination. */
+    List<PropagationSchedule> propagationSchedules();
+
+    /** One schedule (null destination: this store's). Missing: 24042. */
+    PropagationSchedule propagationSchedule(String queue, String destination);
+
+    /**
+     * Creates a database link: a name for another Aqueduct store, given as a JDBC URL (PostgreSQL,
+     * MariaDB, Derby) or a Derby store directory. Nothing is connected until propagation uses it.
+     *
+     * @throws AqException 44003 a name that is not an identifier; 24097 an empty URL; 2011 the name exists
+     */
+    void createDatabaseLink(String name, String url, String user, String password);
+
+    /** Drops a database link; one that a schedule uses is refused (24097). Missing: 2019. */
+    void dropDatabaseLink(String name);
+
+    /** The database links, by name (without passwords). */
+    List<DatabaseLinkInfo> databaseLinks();
+
     QueueTableInfo queueTable(String queueTable);
 
     QueueInfo queue(String queue);
