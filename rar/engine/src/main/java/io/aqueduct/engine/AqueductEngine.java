@@ -74,7 +74,17 @@ public final class AqueductEngine implements AqStore {
     private final QueueAdministration admin;
     private final SessionContext sessions;
     private final Branches branches;
+    private final io.aqueduct.engine.propagation.DatabaseLinks links;
+    private final io.aqueduct.engine.propagation.Propagator propagator;
+    /** What this engine's store is (see {@link #storeIdentity}); null when started from a bare dialect. */
+    private final String identity;
     private volatile boolean closed;
+
+    /**
+     * The engines open in this JVM, by store: a database link to a store that is open here already
+     * uses that engine (an embedded Derby store cannot be opened twice).
+     */
+    private static final java.util.Map<String, AqueductEngine> OPEN = new java.util.concurrent.ConcurrentHashMap<>();
 
     private AqueductEngine(Builder b) {
         this.clock = b.clock;
@@ -124,13 +134,28 @@ public final class AqueductEngine implements AqStore {
         TransactionCompletion completion = new TransactionCompletion(own, clock, timeManager, retries, branches,
                 attemptLedger, attemptJournal, this::preparedInStore);
         CatalogLoader loader = new CatalogLoader(own, catalog, transformations);
+        this.links = new io.aqueduct.engine.propagation.DatabaseLinks(own, linkOpener(b), clock);
+        io.aqueduct.engine.propagation.Propagator[] propagation = new io.aqueduct.engine.propagation.Propagator[1];
+        io.aqueduct.engine.propagation.ScheduleAdministration schedules = new io.aqueduct.engine.propagation.ScheduleAdministration(
+                own, catalog, links, clock, defaultSchema, () -> {
+                    if (propagation[0] != null) {
+                        propagation[0].wake();
+                    }
+                    if (signals != null) {
+                        signals.publish(NodeSignals.CATALOG); // the other nodes' propagators look again
+                    }
+                });
         this.admin = new QueueAdministration(own, catalog, transformations, loader, timeManager, defaultSchema,
-                signals == null ? null : () -> signals.publish(NodeSignals.CATALOG));
+                signals == null ? null : () -> signals.publish(NodeSignals.CATALOG), schedules, links);
         catalog.refresher(() -> !closed && admin.refreshCatalog());
         Ids ids = new Ids(node, own);
         this.sessions = new SessionContext(store, catalog, transformations, clock, ids, defaultSchema,
                 new SessionContext.Limits(b.maxPayloadBytes, b.deserializationFilter), completion, branches,
                 attemptJournal, attemptLedger, admin, () -> closed);
+        this.propagator = new io.aqueduct.engine.propagation.Propagator(own, catalog, clock, node, dialect.shared(),
+                this::openSession, links, transformations, b.deserializationFilter, branches.inDoubtMessages(), user);
+        propagation[0] = propagator;
+        completion.onPropagatableMessages(propagator::messagesFor);
         try {
             loader.load();
             JournalRecovery.recover(attemptJournal, own, catalog, branches, retries);
@@ -162,7 +187,87 @@ public final class AqueductEngine implements AqStore {
         clock.onAdvance(this::clockAdvanced);
         if (b.timeManager) {
             timeManager.start(b.background());
+            propagator.start(b.background());
         }
+        this.identity = b.identity;
+        if (identity != null) {
+            OPEN.put(identity, this);
+        }
+    }
+
+    /**
+     * How this engine opens the store of a database link: the engine of this JVM that has it open
+     * already, else a new engine on it (same clock, same place for its loops, closed with this one).
+     */
+    private io.aqueduct.engine.propagation.LinkedStore.Opener linkOpener(Builder b) {
+        AqClock linkClock = b.clock;
+        java.util.concurrent.Executor executor = b.backgroundExecutor;
+        String linkUser = b.user;
+        return (url, linkDbUser, password) -> {
+            String key = storeIdentity(url, linkDbUser);
+            AqueductEngine there = OPEN.get(key);
+            if (there != null && !there.isClosed()) {
+                return linkedStore(there, false);
+            }
+            Builder lb = builder().clock(linkClock).user(linkUser);
+            if (executor != null) {
+                lb.backgroundExecutor(executor);
+            }
+            String derby = derbyPart(url);
+            if (derby != null && derby.startsWith("memory:")) {
+                lb.derbyInMemory(derby.substring("memory:".length()));
+            } else if (derby != null) {
+                lb.derbyDirectory(Path.of(derby));
+            } else {
+                lb.jdbc(url, linkDbUser, password);
+            }
+            return linkedStore(lb.start(), true);
+        };
+    }
+
+    private static io.aqueduct.engine.propagation.LinkedStore linkedStore(AqueductEngine engine, boolean owned) {
+        return new io.aqueduct.engine.propagation.LinkedStore() {
+            @Override
+            public EngineSession openSession(String user) {
+                return engine.openSession(user);
+            }
+
+            @Override
+            public boolean isOpen() {
+                return !engine.isClosed();
+            }
+
+            @Override
+            public void close() {
+                if (owned) {
+                    engine.close();
+                }
+            }
+        };
+    }
+
+    /** The Derby database a link's URL names (a directory, or "memory:name"), or null for another database. */
+    private static String derbyPart(String url) {
+        String u = url.strip();
+        if (!u.regionMatches(true, 0, "jdbc:", 0, 5)) {
+            return u; // a Derby store directory
+        }
+        if (!u.regionMatches(true, 0, "jdbc:derby:", 0, 11)) {
+            return null;
+        }
+        String rest = u.substring(11);
+        int semicolon = rest.indexOf(';');
+        return semicolon < 0 ? rest : rest.substring(0, semicolon);
+    }
+
+    /** One name per store, whatever way it was given: a link to a store this JVM has open finds its engine. */
+    static String storeIdentity(String url, String user) {
+        String derby = derbyPart(url);
+        if (derby != null) {
+            return derby.startsWith("memory:") ? "derby:" + derby
+                    : "derby:" + Path.of(derby).toAbsolutePath().normalize();
+        }
+        return url.strip() + "|" + (user == null ? "" : user);
     }
 
     public static Builder builder() {
@@ -229,6 +334,7 @@ public final class AqueductEngine implements AqStore {
     /** Another node changed a queue (or the catalog): wake whoever waits here to look again. */
     private void signalled(long queueId) {
         if (queueId == NodeSignals.CATALOG) {
+            propagator.wake(); // a schedule may have changed
             try {
                 catalog.refresh();
             } catch (RuntimeException e) {
@@ -240,8 +346,10 @@ public final class AqueductEngine implements AqStore {
         QueueRuntime q = queueId == NodeSignals.ALL ? null : catalog.queue(queueId);
         if (q != null) {
             q.wakeAll();
+            propagator.messagesFor(queueId); // another node's commit may have added messages to propagate
         } else {
             catalog.queues().forEach(QueueRuntime::wakeAll);
+            propagator.wake();
         }
         if (queueId == NodeSignals.ALL) {
             timeManager.wake();
@@ -254,6 +362,12 @@ public final class AqueductEngine implements AqStore {
         }
         catalog.listeners().wakeAll();
         timeManager.wake();
+        propagator.wake();
+    }
+
+    /** The propagation job (tests drive it by hand with {@code runDue()} when the time manager does not run). */
+    public io.aqueduct.engine.propagation.Propagator propagator() {
+        return propagator;
     }
 
     private void checkOpen() {
@@ -269,9 +383,14 @@ public final class AqueductEngine implements AqStore {
             return;
         }
         closed = true;
+        if (identity != null) {
+            OPEN.remove(identity, this);
+        }
         if (signals != null) {
             signals.close();
         }
+        propagator.close();
+        links.close();
         timeManager.close();
         if (attemptLedger != null) {
             attemptLedger.close();
@@ -299,6 +418,8 @@ public final class AqueductEngine implements AqStore {
         private String defaultSchema;
         private boolean timeManager = true;
         private java.util.concurrent.Executor backgroundExecutor;
+        /** The store's identity when it was given by place (a link to it from this JVM finds this engine). */
+        private String identity;
         private DeserializationFilter deserializationFilter =
                 DeserializationFilter.DEFAULT;
 
@@ -339,6 +460,7 @@ public final class AqueductEngine implements AqStore {
                 throw new AqException(AqError.INVALID_VALUE, "Give the directory of the Derby store, not null.");
             }
             this.dialect = DerbyDialect.directory(directory);
+            this.identity = "derby:" + directory.toAbsolutePath().normalize();
             return this;
         }
 
@@ -351,6 +473,7 @@ public final class AqueductEngine implements AqStore {
                         + " use letters, digits, _, - and single dots.");
             }
             this.dialect = DerbyDialect.inMemory(name);
+            this.identity = "derby:memory:" + name;
             return this;
         }
 
@@ -360,11 +483,13 @@ public final class AqueductEngine implements AqStore {
          */
         public Builder jdbc(String url, String user, String password) {
             this.dialect = io.aqueduct.engine.store.Dialects.forJdbc(new io.aqueduct.engine.store.JdbcSettings(url, user, password));
+            this.identity = url == null ? null : storeIdentity(url, user);
             return this;
         }
 
         public Builder dialect(Dialect dialect) {
             this.dialect = dialect;
+            this.identity = null;
             return this;
         }
 
@@ -421,6 +546,7 @@ public final class AqueductEngine implements AqStore {
                 String dir = System.getProperty(DEFAULT_DIRECTORY_PROPERTY);
                 Path path = dir != null ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".aqueduct", "store");
                 dialect = DerbyDialect.directory(path);
+                identity = "derby:" + path.toAbsolutePath().normalize();
             }
             return new AqueductEngine(this);
         }

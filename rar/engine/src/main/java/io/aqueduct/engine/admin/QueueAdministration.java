@@ -69,9 +69,14 @@ public final class QueueAdministration implements QueueAdmin {
     private final String defaultSchema;
     /** Tells the other nodes of a shared store to re-read the catalog; null on a store of one JVM. */
     private final Runnable catalogChanged;
+    private final io.aqueduct.engine.propagation.ScheduleAdministration schedules;
+    private final io.aqueduct.engine.propagation.DatabaseLinks links;
 
     public QueueAdministration(OwnTransactions own, Catalog catalog, TransformationCatalog transformations,
-            CatalogLoader loader, DueWork dueWork, String defaultSchema, Runnable catalogChanged) {
+            CatalogLoader loader, DueWork dueWork, String defaultSchema, Runnable catalogChanged,
+            io.aqueduct.engine.propagation.ScheduleAdministration schedules, io.aqueduct.engine.propagation.DatabaseLinks links) {
+        this.schedules = schedules;
+        this.links = links;
         this.own = own;
         this.catalog = catalog;
         this.transformations = transformations;
@@ -332,6 +337,8 @@ public final class QueueAdministration implements QueueAdmin {
     }
 
     private static void deleteConsumers(EntityManager em, long queueId) {
+        // a dropped queue's propagation schedules go with it, as DROP_QUEUE's do in AQ
+        io.aqueduct.engine.propagation.ScheduleAdministration.dropSchedulesOf(em, queueId);
         em.createQuery("DELETE FROM ConsumerStateEntity c WHERE c.queueId = :q").setParameter("q", queueId).executeUpdate();
         em.createQuery("DELETE FROM SubscriberEntity s WHERE s.queueId = :q").setParameter("q", queueId).executeUpdate();
     }
@@ -723,5 +730,59 @@ public final class QueueAdministration implements QueueAdmin {
     private static QueueMeta queueMeta(QueueEntity q, QueueTableMeta t) {
         return new QueueMeta(q.id, q.owner, q.name, t, QueueType.valueOf(q.queueType), q.maxRetries, q.retryDelay,
                 q.retention, q.enqueueEnabled == 1, q.dequeueEnabled == 1, q.comment);
+    }
+
+    // ------------------------------------------------------------------ propagation
+
+    @Override
+    public void schedulePropagation(String queue, String destination, java.time.Instant startTime, Long durationSeconds,
+            String nextTime, long latencySeconds) {
+        schedules.schedule(queue, destination, startTime, durationSeconds, nextTime, latencySeconds);
+    }
+
+    @Override
+    public void unschedulePropagation(String queue, String destination) {
+        schedules.unschedule(queue, destination);
+    }
+
+    @Override
+    public void alterPropagationSchedule(String queue, String destination, Long durationSeconds, String nextTime,
+            long latencySeconds) {
+        schedules.alter(queue, destination, durationSeconds, nextTime, latencySeconds);
+    }
+
+    @Override
+    public void enablePropagationSchedule(String queue, String destination) {
+        schedules.enable(queue, destination);
+    }
+
+    @Override
+    public void disablePropagationSchedule(String queue, String destination) {
+        schedules.disable(queue, destination);
+    }
+
+    @Override
+    public List<io.aqueduct.api.PropagationSchedule> propagationSchedules() {
+        return schedules.list();
+    }
+
+    @Override
+    public io.aqueduct.api.PropagationSchedule propagationSchedule(String queue, String destination) {
+        return schedules.get(queue, destination);
+    }
+
+    @Override
+    public void createDatabaseLink(String name, String url, String user, String password) {
+        links.create(name, url, user, password);
+    }
+
+    @Override
+    public void dropDatabaseLink(String name) {
+        links.drop(name);
+    }
+
+    @Override
+    public List<io.aqueduct.api.DatabaseLinkInfo> databaseLinks() {
+        return links.list();
     }
 }

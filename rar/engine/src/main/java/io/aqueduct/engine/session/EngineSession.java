@@ -88,6 +88,46 @@ public final class EngineSession implements QueueSession {
         return guarded(() -> enqueuer.enqueue(queue, options, messages));
     }
 
+    /**
+     * Propagation's enqueue into a destination queue of this session's store, in the session's
+     * (local) transaction; see {@link PropagatedMessage}. Messages the destination refuses are
+     * reported, not thrown; a destination stopped for enqueue throws 25207.
+     */
+    public List<PropagatedMessage.Delivery> enqueuePropagated(String queue, List<PropagatedMessage> messages) {
+        checkOpen();
+        checkLocal("propagate");
+        return guarded(() -> enqueuer.enqueuePropagated(queue, messages));
+    }
+
+    /**
+     * Runs store work in the session's (local) transaction: what propagation reads and marks in
+     * its source queue and records in its schedule commits or rolls back with the session.
+     */
+    public <T> T inTransaction(java.util.function.Function<jakarta.persistence.EntityManager, T> body) {
+        checkOpen();
+        checkLocal("propagate");
+        return guarded(() -> work(connection(), transaction(), true, body));
+    }
+
+    /** Consumers' parts of these messages were taken in this transaction: each message is completed once it commits, if nobody else has it pending. */
+    public void partsTaken(java.util.Collection<String> msgids) {
+        transaction().partsTaken.addAll(msgids);
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** The SQL dialect of this session's store. */
+    public io.aqueduct.engine.store.Dialect dialect() {
+        return context.store().dialect();
+    }
+
+    /** A queue of this session's store (the catalog refreshed once when not known); 25205 when it does not exist. */
+    public io.aqueduct.engine.queue.QueueMeta queueMeta(String queue) {
+        return resolve(queue).meta();
+    }
+
     QueueRuntime resolve(String queue) {
         QueueRuntime known = queue == null ? null : resolved.get(queue);
         if (known != null && !known.dropped()) {

@@ -74,7 +74,7 @@ final class Enqueuer {
             StoreConnection own = session.autonomous();
             List<MessageId> ids;
             try {
-                ids = insert(own, tx, q, messages, payloads, userProperties, exceptionQueues, consumers);
+                ids = insert(own, tx, q, messages, payloads, userProperties, exceptionQueues, consumers, null, null);
             } catch (RuntimeException e) {
                 session.abandon(own, tx, e);
                 throw e;
@@ -83,7 +83,78 @@ final class Enqueuer {
             return ids;
         }
         return insert(session.connection(), session.transaction(), q, messages, payloads, userProperties, exceptionQueues,
-                consumers);
+                consumers, null, null);
+    }
+
+    /**
+     * Propagation's enqueue, in the session's transaction: each message is checked on its own, and
+     * one the destination refuses (an application error: the queue does not exist or is an exception
+     * queue, a payload of the wrong type, no consumer at the destination, ...) is reported in its
+     * {@link PropagatedMessage.Delivery} and nothing of it written, while the others are enqueued.
+     * A destination stopped for enqueue (25207) is not the messages' fault: it is thrown, to try again later.
+     */
+    List<PropagatedMessage.Delivery> enqueuePropagated(String queue, List<PropagatedMessage> messages) {
+        List<PropagatedMessage.Delivery> out = new ArrayList<>(messages.size());
+        QueueRuntime q;
+        try {
+            q = session.resolve(queue);
+        } catch (AqException e) {
+            messages.forEach(m -> out.add(new PropagatedMessage.Delivery(null, e)));
+            return out;
+        }
+        QueueMeta meta = q.meta();
+        if (meta.isException()) {
+            AqException refused = new AqException(AqError.ENQUEUE_DISABLED, "Queue " + meta.qualifiedName()
+                    + " is an exception queue: propagation cannot enqueue into it.");
+            messages.forEach(m -> out.add(new PropagatedMessage.Delivery(null, refused)));
+            return out;
+        }
+        queueForEnqueue(queue); // stopped for enqueue: thrown, the schedule tries again
+        List<Message> accepted = new ArrayList<>();
+        List<byte[]> payloads = new ArrayList<>();
+        List<QueueRuntime> exceptionQueues = new ArrayList<>();
+        List<byte[]> userProperties = new ArrayList<>();
+        List<List<Subscriber>> consumers = new ArrayList<>();
+        List<String> originals = new ArrayList<>();
+        List<Boolean> groupStarts = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        for (PropagatedMessage pm : messages) {
+            Message m = pm.message();
+            try {
+                MessageProperties p = m.properties();
+                validateProperties(p);
+                byte[] props = UserPropertiesCodec.encode(p.userProperties());
+                QueueRuntime eq = null;
+                if (p.exceptionQueue() != null) {
+                    try {
+                        eq = exceptionQueueFor(meta, p.exceptionQueue());
+                    } catch (AqException notHere) {
+                        eq = null; // not an exception queue of this queue table: the default one applies, as in AQ
+                    }
+                }
+                byte[] payload = encodeWithinLimit(meta, m.payload());
+                List<Subscriber> to = Recipients.of(q, m, context.clock().now());
+                positions.add(out.size());
+                out.add(null);
+                accepted.add(m);
+                payloads.add(payload);
+                userProperties.add(props);
+                exceptionQueues.add(eq);
+                consumers.add(to);
+                originals.add(pm.originalMsgid());
+                groupStarts.add(pm.startsGroup());
+            } catch (AqException refused) {
+                out.add(new PropagatedMessage.Delivery(null, refused));
+            }
+        }
+        if (!accepted.isEmpty()) {
+            List<MessageId> ids = insert(session.connection(), session.transaction(), q, accepted, payloads, userProperties,
+                    exceptionQueues, consumers, originals, groupStarts);
+            for (int i = 0; i < ids.size(); i++) {
+                out.set(positions.get(i), new PropagatedMessage.Delivery(ids.get(i), null));
+            }
+        }
+        return out;
     }
 
     /**
@@ -125,7 +196,7 @@ final class Enqueuer {
 
     private List<MessageId> insert(StoreConnection c, SessionTransaction tx, QueueRuntime q, List<Message> messages,
             List<byte[]> payloads, List<byte[]> userProperties, List<QueueRuntime> exceptionQueues,
-            List<List<Subscriber>> consumers) {
+            List<List<Subscriber>> consumers, List<String> originalMsgids, List<Boolean> groupStarts) {
         QueueMeta meta = q.meta();
         long now = context.clock().millis();
         LocalDateTime enqTime = EngineSession.utc(now);
@@ -136,6 +207,9 @@ final class Enqueuer {
         for (int i = 0; i < messages.size(); i++) {
             MessageProperties p = messages.get(i).properties();
             long seq = context.ids().nextSequence();
+            if (groupStarts != null && groupStarts.get(i) && meta.table().transactionalGrouping()) {
+                head = null; // a propagated source group stays a group of its own in this transaction
+            }
             if (meta.table().transactionalGrouping() && head == null) {
                 head = new SessionTransaction.GroupHead(seq, now, p.priority(), now + p.delay() * 1000, p.expiration());
                 tx.groupHeads.put(q, head);
@@ -156,6 +230,7 @@ final class Enqueuer {
             m.enqueueUser = session.user;
             m.enqueueTransaction = tx.id;
             m.retryCount = 0;
+            m.originalMsgid = originalMsgids == null ? null : originalMsgids.get(i);
             QueueRuntime eq = exceptionQueues.get(i);
             if (eq != null) {
                 m.exceptionQueueSchema = eq.meta().owner();
@@ -189,6 +264,9 @@ final class Enqueuer {
                     enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, entry, expiresAt));
                 } else {
                     for (Subscriber consumer : to) {
+                        if (!consumer.local()) {
+                            tx.propagatable.add(q); // a schedule may have something to move once this commits
+                        }
                         if (consumer.local()) {
                             enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, entry.forConsumer(consumer.key(), entry.expiresAt),
                                     expiresAt));

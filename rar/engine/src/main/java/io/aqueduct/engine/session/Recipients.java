@@ -102,6 +102,8 @@ final class Recipients {
         c.name = consumer.agent().name();
         c.address = consumer.agent().address();
         c.protocol = consumer.agent().protocol();
+        io.aqueduct.engine.queue.RemoteAddress remote = io.aqueduct.engine.queue.RemoteAddress.of(consumer.agent());
+        c.destination = remote == null ? null : remote.destination();
         c.state = ConsumerStates.READY;
         return c;
     }

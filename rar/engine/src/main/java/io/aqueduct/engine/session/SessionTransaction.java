@@ -21,6 +21,10 @@ public final class SessionTransaction {
     final List<Held> held = new ArrayList<>();
     final Set<QueueRuntime> touched = new LinkedHashSet<>();
     final Map<QueueRuntime, GroupHead> groupHeads = new HashMap<>();
+    /** Queues this transaction enqueued messages for remote consumers into (propagation is told after the commit). */
+    final Set<QueueRuntime> propagatable = new LinkedHashSet<>();
+    /** Messages this transaction took a consumer's part of outside a dequeue (propagation): completed after the commit. */
+    final List<String> partsTaken = new ArrayList<>();
     /** Keys of this transaction's REMOVE attempts in the attempt ledger (shared stores). */
     final List<String> attempts = new ArrayList<>();
     /** This transaction's key in the attempt journal (Derby): unique across JVM runs with high probability. */

@@ -44,6 +44,13 @@ public final class TransactionCompletion {
         this.preparedInStore = preparedInStore;
     }
 
+    /** Told, after a commit, of each queue that got messages for remote consumers (propagation's wake-up). */
+    private volatile java.util.function.LongConsumer propagationNotice;
+
+    public void onPropagatableMessages(java.util.function.LongConsumer notice) {
+        this.propagationNotice = notice;
+    }
+
     public void afterCommit(SessionTransaction tx) {
         long now = clock.millis();
         boolean wakeTimeManager = false;
@@ -73,6 +80,15 @@ public final class TransactionCompletion {
         }
         for (QueueRuntime q : tx.touched) {
             q.transactionEnded(tx);
+        }
+        for (String msgid : tx.partsTaken) {
+            dueWork.checkCompletion(msgid); // was it the last consumer?
+        }
+        if (!tx.propagatable.isEmpty()) {
+            java.util.function.LongConsumer notice = propagationNotice;
+            if (notice != null) {
+                tx.propagatable.forEach(q -> notice.accept(q.meta().id()));
+            }
         }
         if (ledger != null && !tx.attempts.isEmpty()) {
             ledger.forget(tx.attempts); // consumed: nothing to count

@@ -36,6 +36,9 @@ public class ConsumerStateEntity {
     public String address;
     @Column(name = "PROTOCOL")
     public int protocol;
+    /** A remote consumer's propagation destination (a link name or AQ$_LOCAL); null for a local consumer. */
+    @Column(name = "DEST")
+    public String destination;
     @Column(name = "STATE")
     public int state;
     @Column(name = "RETRY_COUNT")

@@ -1,0 +1,146 @@
+package io.aqueduct.engine.propagation;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.DatabaseLinkInfo;
+import io.aqueduct.api.StorableText;
+import io.aqueduct.engine.queue.RemoteAddress;
+import io.aqueduct.engine.store.DatabaseLinkEntity;
+import io.aqueduct.engine.store.OwnTransactions;
+import io.aqueduct.engine.time.AqClock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Database links: names for other Aqueduct stores (CREATE DATABASE LINK), kept in the store, and
+ * the stores they reach, opened when propagation first uses a link and kept open until the link
+ * is dropped, fails, or the engine closes.
+ */
+public final class DatabaseLinks implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(DatabaseLinks.class.getName());
+    private static final int MAX_URL_CHARS = 1024;
+    private static final int MAX_USER_CHARS = 128;
+
+    private final OwnTransactions own;
+    private final LinkedStore.Opener opener;
+    private final AqClock clock;
+    private final Map<String, LinkedStore> open = new ConcurrentHashMap<>();
+
+    public DatabaseLinks(OwnTransactions own, LinkedStore.Opener opener, AqClock clock) {
+        this.own = own;
+        this.opener = opener;
+        this.clock = clock;
+    }
+
+    /** Creates a link; checked first (44003 / 24019 name, 24097 URL or user, 2011 exists). */
+    public synchronized void create(String name, String url, String user, String password) {
+        String link = RemoteAddress.linkName(name);
+        if (url == null || url.isBlank()) {
+            throw new AqException(AqError.INVALID_VALUE, "A database link needs the store it reaches: a JDBC URL"
+                    + " (jdbc:postgresql://..., jdbc:mariadb://..., jdbc:derby:...) or a Derby store directory.");
+        }
+        StorableText.check(url, "A database link's URL");
+        StorableText.check(user, "A database link's user");
+        StorableText.check(password, "A database link's password");
+        if (url.length() > MAX_URL_CHARS || (user != null && user.length() > MAX_USER_CHARS)
+                || (password != null && password.length() > MAX_URL_CHARS)) {
+            throw new AqException(AqError.INVALID_VALUE, "A database link's URL and password have at most " + MAX_URL_CHARS
+                    + " characters, its user at most " + MAX_USER_CHARS + ".");
+        }
+        own.run(c -> c.work(em -> {
+            if (em.find(DatabaseLinkEntity.class, link) != null) {
+                throw new AqException(AqError.DATABASE_LINK_EXISTS, "Database link " + link + " already exists.");
+            }
+            DatabaseLinkEntity e = new DatabaseLinkEntity();
+            e.name = link;
+            e.url = url.strip();
+            e.user = user;
+            e.password = password;
+            e.createdMs = clock.millis();
+            em.persist(e);
+            return null;
+        }));
+    }
+
+    /** Drops a link no schedule uses (24097 otherwise; 2019 unknown), closing the store it opened. */
+    public synchronized void drop(String name) {
+        String link = RemoteAddress.linkName(name);
+        own.run(c -> c.work(em -> {
+            DatabaseLinkEntity e = em.find(DatabaseLinkEntity.class, link);
+            if (e == null) {
+                throw new AqException(AqError.DATABASE_LINK_NOT_FOUND, "There is no database link " + link + ".");
+            }
+            long uses = em.createQuery("SELECT COUNT(s) FROM ScheduleEntity s WHERE s.destination = :d", Long.class)
+                    .setParameter("d", link).getSingleResult();
+            if (uses > 0) {
+                throw new AqException(AqError.INVALID_VALUE, "Database link " + link + " is the destination of " + uses
+                        + " propagation schedule(s): unschedule them first.");
+            }
+            em.remove(e);
+            return null;
+        }));
+        forget(link);
+    }
+
+    public List<DatabaseLinkInfo> list() {
+        return own.run(c -> c.work(em -> em.createQuery("SELECT l FROM DatabaseLinkEntity l ORDER BY l.name",
+                DatabaseLinkEntity.class).getResultList().stream().map(l -> new DatabaseLinkInfo(l.name, l.url, l.user)).toList()));
+    }
+
+    /** Whether a link of that (stored) name exists. */
+    public boolean exists(String link) {
+        return own.run(c -> c.work(em -> em.find(DatabaseLinkEntity.class, link) != null));
+    }
+
+    /**
+     * The store {@code link} reaches, opened on first use: 2019 when the link does not exist, 12541
+     * when its store cannot be opened (the cause says why).
+     */
+    LinkedStore store(String link) {
+        LinkedStore s = open.get(link);
+        if (s != null && s.isOpen()) {
+            return s;
+        }
+        DatabaseLinkEntity e = own.run(c -> c.work(em -> em.find(DatabaseLinkEntity.class, link)));
+        if (e == null) {
+            throw new AqException(AqError.DATABASE_LINK_NOT_FOUND, "There is no database link " + link
+                    + ": create it with createDatabaseLink, or change the schedule's destination.");
+        }
+        synchronized (this) {
+            s = open.get(link);
+            if (s != null && s.isOpen()) {
+                return s;
+            }
+            try {
+                s = opener.open(e.url, e.user, e.password);
+            } catch (RuntimeException failure) {
+                throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "The store of database link " + link + " ("
+                        + e.url + ") cannot be opened: " + failure.getMessage(), failure);
+            }
+            open.put(link, s);
+            return s;
+        }
+    }
+
+    /** Lets go of a link's store (it failed, or the link was dropped): the next use opens it again. */
+    void forget(String link) {
+        LinkedStore s = open.remove(link);
+        if (s != null) {
+            try {
+                s.close();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "Closing the store of database link " + link, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (String link : List.copyOf(open.keySet())) {
+            forget(link);
+        }
+    }
+}

@@ -1,0 +1,671 @@
+package io.aqueduct.engine.propagation;
+
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.Agent;
+import io.aqueduct.api.Message;
+import io.aqueduct.api.MessageProperties;
+import io.aqueduct.api.MessageState;
+import io.aqueduct.api.PropagationSchedule;
+import io.aqueduct.engine.payload.DeserializationFilter;
+import io.aqueduct.engine.payload.PayloadCodec;
+import io.aqueduct.engine.payload.UserPropertiesCodec;
+import io.aqueduct.engine.queue.Catalog;
+import io.aqueduct.engine.queue.QueueMeta;
+import io.aqueduct.engine.queue.QueueRuntime;
+import io.aqueduct.engine.queue.RemoteAddress;
+import io.aqueduct.engine.queue.Subscriber;
+import io.aqueduct.engine.session.EngineSession;
+import io.aqueduct.engine.session.PropagatedMessage;
+import io.aqueduct.engine.store.ConsumerStateEntity;
+import io.aqueduct.engine.store.ConsumerStates;
+import io.aqueduct.engine.store.MessageEntity;
+import io.aqueduct.engine.store.NodeIdentity;
+import io.aqueduct.engine.store.PropagationReceiptEntity;
+import io.aqueduct.engine.store.ScheduleEntity;
+import io.aqueduct.engine.time.AqClock;
+import io.aqueduct.engine.transform.Transformation;
+import io.aqueduct.engine.transform.TransformationCatalog;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One batch of a schedule: the parts of its source queue's messages that remote consumers with its
+ * destination still have to receive, taken in the queue's order (a transaction group whole),
+ * turned into the messages the destination queues receive, delivered, and marked PROCESSED in the
+ * source (UNDELIVERABLE where the destination refused a message).
+ *
+ * <p>Exactly once. Within one store the batch is one transaction. To another store it is two: the
+ * source's transaction takes the parts (and locks the schedule's row), then the destination's
+ * transaction enqueues the messages together with a receipt per message and commits, then the
+ * source commits. A crash between the two commits leaves the parts READY in the source; the next
+ * batch finds the receipts at the destination and delivers those messages no second time.
+ * Receipts are removed once the source has committed.
+ */
+final class ScheduleRun implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(ScheduleRun.class.getName());
+    /** Parts per batch (a transaction group is never split, so a batch may hold more). */
+    static final int BATCH = 100;
+    /** Receipts this old are removed whatever their source says (a crash's leftovers whose message is gone). */
+    private static final long RECEIPT_MAX_AGE_MS = 7L * 86_400_000;
+
+    private final Catalog catalog;
+    private final AqClock clock;
+    private final Function<String, EngineSession> localSessions;
+    private final DatabaseLinks links;
+    private final TransformationCatalog transformations;
+    private final DeserializationFilter filter;
+    private final Set<String> inDoubt;
+    private final String user;
+    private final String sessionId;
+    private EngineSession local;
+    private final Map<String, EngineSession> remote = new HashMap<>();
+    /** Links whose leftover receipts (of a crash between the two commits) are still to be swept. */
+    private final Set<String> sweepDue = new HashSet<>();
+    private final Set<String> swept = new HashSet<>();
+
+    ScheduleRun(Catalog catalog, AqClock clock, NodeIdentity node, Function<String, EngineSession> localSessions,
+            DatabaseLinks links, TransformationCatalog transformations, DeserializationFilter filter, Set<String> inDoubt,
+            String user) {
+        this.catalog = catalog;
+        this.clock = clock;
+        this.localSessions = localSessions;
+        this.links = links;
+        this.transformations = transformations;
+        this.filter = filter;
+        this.inDoubt = inDoubt;
+        this.user = user;
+        this.sessionId = "propagator-" + node.tag();
+    }
+
+    String sessionId() {
+        return sessionId;
+    }
+
+    /** What a batch did: whether more may wait, and the last message the destination refused (null: none). */
+    record Outcome(int taken, boolean more, String applicationError) {
+    }
+
+    /** The schedule's row is gone or held by another node: this batch was rolled back. */
+    static final class ScheduleLost extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ScheduleLost() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** One part to move: a remote consumer's share of a message. */
+    private record Part(String id, String msgid, String name, String address, String consumer, long groupSeq) {
+    }
+
+    /** One message for a destination queue, and the parts it serves. */
+    private static final class Outgoing {
+        final String queue;
+        final String variant;
+        final MessageEntity source;
+        final List<Part> parts = new ArrayList<>();
+        final List<Agent> recipients = new ArrayList<>();
+        final String transformation;
+        boolean startsGroup;
+        PropagatedMessage message;
+
+        Outgoing(String queue, String variant, MessageEntity source, String transformation) {
+            this.queue = queue;
+            this.variant = variant;
+            this.source = source;
+            this.transformation = transformation;
+        }
+    }
+
+    Outcome batch(ScheduleEntity schedule, QueueRuntime q, long now) {
+        QueueMeta meta = q.meta();
+        if (!meta.dequeueEnabled()) {
+            throw new AqException(AqError.DEQUEUE_DISABLED, "Queue " + meta.qualifiedName()
+                    + " is disabled for dequeue: propagation takes its messages once it is started for dequeue.");
+        }
+        boolean toLink = !PropagationSchedule.LOCAL.equals(schedule.destination);
+        EngineSession src = localSession();
+        EngineSession dst = null;
+        boolean destinationCommitted = false;
+        List<String> receipts = List.of();
+        try {
+            // the schedule's row, locked for this batch: no other node, and no administrator's unschedule, gets between
+            List<Part> parts = src.inTransaction(em -> {
+                ScheduleEntity row = em.find(ScheduleEntity.class, new ScheduleEntity.Key(schedule.queueId, schedule.destination),
+                        LockModeType.PESSIMISTIC_WRITE);
+                if (row == null || row.isDisabled() || !sessionOwner(row)) {
+                    throw new ScheduleLost();
+                }
+                return take(em, schedule, meta, now);
+            });
+            if (parts.isEmpty()) {
+                src.commit();
+                if (toLink) {
+                    sweepIfDue(schedule, meta);
+                }
+                return new Outcome(0, false, null);
+            }
+            boolean more = parts.size() >= BATCH;
+            Map<String, MessageEntity> messages = src.inTransaction(em -> load(em, parts));
+            List<Part> undeliverable = new ArrayList<>();
+            String[] lastError = new String[1];
+            List<Outgoing> outgoing = build(meta, parts, messages, now, undeliverable, lastError);
+            if (toLink) {
+                dst = remoteSession(schedule.destination);
+                receipts = deliverToLink(dst, outgoing, schedule, meta, undeliverable, lastError);
+                dst.commit();
+                destinationCommitted = true;
+            } else {
+                deliver(src, meta, outgoing, undeliverable, lastError, null, null);
+            }
+            long bytes = 0;
+            int moved = 0;
+            Set<String> msgids = new java.util.LinkedHashSet<>();
+            for (Outgoing o : outgoing) {
+                if (o.message != null) {
+                    moved++;
+                    byte[] b = o.source.payloadBytes();
+                    bytes += b == null ? 0 : b.length;
+                }
+            }
+            for (Part p : parts) {
+                msgids.add(p.msgid);
+            }
+            long movedFinal = moved;
+            long bytesFinal = bytes;
+            long elapsed = Math.max(0, clock.millis() - now);
+            src.inTransaction(em -> {
+                for (Part p : undeliverable) {
+                    em.createQuery("UPDATE ConsumerStateEntity c SET c.state = :undeliverable WHERE c.id = :id")
+                            .setParameter("undeliverable", ConsumerStates.UNDELIVERABLE).setParameter("id", p.id).executeUpdate();
+                }
+                ScheduleEntity row = em.find(ScheduleEntity.class, new ScheduleEntity.Key(schedule.queueId, schedule.destination));
+                if (row == null || !sessionOwner(row)) {
+                    throw new ScheduleLost();
+                }
+                if (movedFinal > 0) {
+                    if (row.windowNumber == 0) {
+                        row.windows++;
+                    }
+                    row.windowNumber += movedFinal;
+                    row.windowBytes += bytesFinal;
+                    row.maxNumber = Math.max(row.maxNumber, row.windowNumber);
+                    row.maxBytes = Math.max(row.maxBytes, row.windowBytes);
+                    row.totalNumber += movedFinal;
+                    row.totalBytes += bytesFinal;
+                    row.totalTimeMs += elapsed;
+                    row.lastRunMs = now;
+                }
+                if (row.failures > 0) {
+                    row.failures = 0; // a success ends a stretch of failures
+                    row.nextRunMs = null;
+                    row.lastErrorMessage = null;
+                }
+                if (row.leaseUntil != null) {
+                    row.leaseUntil = Math.max(row.leaseUntil, now + Propagator.LEASE_MS);
+                }
+                return null;
+            });
+            src.partsTaken(msgids);
+            src.commit();
+            if (toLink && !receipts.isEmpty()) {
+                forgetReceipts(dst, receipts, schedule.destination);
+            }
+            return new Outcome(parts.size(), more, lastError[0]);
+        } catch (RuntimeException e) {
+            rollbackQuietly(src, e);
+            if (dst != null && !destinationCommitted) {
+                rollbackQuietly(dst, e);
+            }
+            if (toLink && !(e instanceof ScheduleLost)) {
+                sweepDue.add(schedule.destination);
+            }
+            if (!(e instanceof ScheduleLost) && src.connectionBroken()) {
+                closeLocal();
+            }
+            throw e;
+        }
+    }
+
+    /** Is the schedule's row held by this node (always so on a store of one JVM, where no lease is kept)? */
+    private boolean sessionOwner(ScheduleEntity row) {
+        return sessionId.equals(row.sessionId);
+    }
+
+    /** Takes the batch's parts (PROCESSED in this transaction): the queue's order, a transaction group whole. */
+    @SuppressWarnings("unchecked")
+    private List<Part> take(EntityManager em, ScheduleEntity schedule, QueueMeta meta, long now) {
+        io.aqueduct.engine.store.Dialect dialect = catalogDialect();
+        List<Object[]> rows = em.createNativeQuery(dialect.sql("propagation.batch." + meta.table().sortOrder().name(), BATCH))
+                .setParameter(1, schedule.queueId).setParameter(2, schedule.destination).setParameter(3, ConsumerStates.READY)
+                .setParameter(4, MessageState.READY.code()).setParameter(5, MessageState.WAITING.code()).getResultList();
+        List<Part> parts = new ArrayList<>(rows.size());
+        for (Object[] r : rows) {
+            parts.add(part(r));
+        }
+        if (meta.table().transactionalGrouping() && parts.size() >= BATCH) {
+            long lastGroup = parts.get(parts.size() - 1).groupSeq;
+            if (parts.get(0).groupSeq == lastGroup) {
+                // one group fills the batch: the whole group goes
+                List<Object[]> group = em.createNativeQuery(dialect.sql("propagation.group"))
+                        .setParameter(1, schedule.queueId).setParameter(2, schedule.destination)
+                        .setParameter(3, ConsumerStates.READY).setParameter(4, lastGroup)
+                        .setParameter(5, MessageState.READY.code()).setParameter(6, MessageState.WAITING.code()).getResultList();
+                parts.clear();
+                for (Object[] r : group) {
+                    parts.add(part(r));
+                }
+            } else {
+                parts.removeIf(p -> p.groupSeq == lastGroup); // the last group may go on beyond the page: next batch
+            }
+        }
+        parts.removeIf(p -> !inDoubt.isEmpty() && inDoubt.contains(p.msgid)); // an in-doubt branch holds it: its outcome first
+        List<Part> taken = new ArrayList<>(parts.size());
+        LocalDateTime at = LocalDateTime.ofEpochSecond(Math.floorDiv(now, 1000), (int) Math.floorMod(now, 1000) * 1_000_000,
+                ZoneOffset.UTC);
+        for (Part p : parts) {
+            int n = em.createNamedQuery(ConsumerStateEntity.CONSUME).setParameter("processed", ConsumerStates.PROCESSED)
+                    .setParameter("t", at).setParameter("u", user).setParameter("tid", sessionId).setParameter("id", p.id)
+                    .setParameter("ready", ConsumerStates.READY).executeUpdate();
+            if (n == 1) {
+                taken.add(p); // else it expired or was taken a moment ago
+            }
+        }
+        return taken;
+    }
+
+    private static Part part(Object[] r) {
+        return new Part(((String) r[0]).trim(), ((String) r[1]).trim(), (String) r[2], (String) r[3], (String) r[5],
+                ((Number) r[6]).longValue());
+    }
+
+    private Map<String, MessageEntity> load(EntityManager em, List<Part> parts) {
+        Set<String> ids = new java.util.LinkedHashSet<>();
+        parts.forEach(p -> ids.add(p.msgid));
+        Map<String, MessageEntity> out = new HashMap<>();
+        List<String> all = new ArrayList<>(ids);
+        for (int i = 0; i < all.size(); i += 500) {
+            for (MessageEntity m : em.createQuery("SELECT m FROM MessageEntity m WHERE m.msgid IN :ids", MessageEntity.class)
+                    .setParameter("ids", all.subList(i, Math.min(all.size(), i + 500))).getResultList()) {
+                out.put(m.msgid.trim(), m);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The messages the destination queues receive: one per source message, destination queue and
+     * kind of consumer (the destination's subscribers, or named consumers with the same transformation).
+     */
+    private List<Outgoing> build(QueueMeta meta, List<Part> parts, Map<String, MessageEntity> messages, long now,
+            List<Part> undeliverable, String[] lastError) {
+        Map<String, Outgoing> byKey = new LinkedHashMap<>();
+        Map<String, Subscriber> subscribers = new HashMap<>();
+        QueueRuntime q = catalog.queue(meta.id());
+        if (q != null) {
+            for (Subscriber s : q.subscribers()) {
+                subscribers.put(s.key(), s);
+            }
+        }
+        Map<String, Long> lastGroup = new HashMap<>();
+        for (Part p : parts) {
+            MessageEntity m = messages.get(p.msgid);
+            if (m == null) {
+                continue; // gone a moment ago (its part is PROCESSED with the batch: nothing left to deliver)
+            }
+            RemoteAddress address;
+            try {
+                address = RemoteAddress.parse(p.address);
+            } catch (AqException e) {
+                refuse(p, e, undeliverable, lastError);
+                continue;
+            }
+            String queue = address.queue().indexOf('.') < 0 && address.link() == null ? meta.owner() + "." + address.queue()
+                    : address.queue();
+            Subscriber s = subscribers.get(p.consumer);
+            String transformation = s == null ? null : s.transformation();
+            String variant = p.name == null ? "S|" + transformation : "N|" + transformation;
+            String key = p.msgid + "|" + queue.toUpperCase(java.util.Locale.ROOT) + "|" + variant;
+            Outgoing o = byKey.get(key);
+            if (o == null) {
+                o = new Outgoing(queue, variant, m, transformation);
+                // a source group stays one group in each destination queue (where that queue's table groups)
+                Long before = lastGroup.put(queue.toUpperCase(java.util.Locale.ROOT), m.groupSeq);
+                o.startsGroup = !meta.table().transactionalGrouping() || before == null || before != m.groupSeq;
+                byKey.put(key, o);
+            }
+            o.parts.add(p);
+            if (p.name != null) {
+                o.recipients.add(new Agent(p.name, null, 0));
+            }
+        }
+        List<Outgoing> out = new ArrayList<>();
+        for (Outgoing o : byKey.values()) {
+            try {
+                o.message = new PropagatedMessage(message(meta, o, now), o.source.msgid.trim(), o.startsGroup);
+                out.add(o);
+            } catch (AqException e) {
+                o.parts.forEach(p -> refuse(p, e, undeliverable, lastError));
+            }
+        }
+        return out;
+    }
+
+    /** The source message as the destination receives it: delay and expiration less the time spent, transformed. */
+    private Message message(QueueMeta meta, Outgoing o, long now) {
+        MessageEntity m = o.source;
+        MessageProperties p = MessageProperties.create().priority(m.priority).correlation(m.correlation);
+        Long due = m.timeManagerInfo;
+        if (m.state == MessageState.WAITING.code() && due != null) {
+            p.delay(Math.max(0, Math.floorDiv(due - now + 999, 1000))); // the delay left
+            p.expiration(m.expiration); // counted from when it becomes ready, at the destination
+        } else if (m.expiration >= 0 && due != null) {
+            p.expiration(Math.max(0, Math.floorDiv(due - now + 999, 1000))); // the time left before it expires
+        } else {
+            p.expiration(m.expiration);
+        }
+        if (m.exceptionQueue != null) {
+            p.exceptionQueue(m.exceptionQueueSchema + "." + m.exceptionQueue);
+        }
+        if (m.senderName != null || m.senderAddress != null) {
+            p.sender(new Agent(m.senderName, m.senderAddress, m.senderProtocol == null ? 0 : m.senderProtocol));
+        }
+        UserPropertiesCodec.decode(m.userProperties, m.msgid.trim()).forEach(p::userProperty);
+        if (!o.recipients.isEmpty()) {
+            p.recipients(o.recipients);
+        }
+        Object payload = PayloadCodec.decode(meta.table(), m.payloadBytes(), filter);
+        if (o.transformation != null) {
+            Transformation t = transformations.get(o.transformation);
+            if (t == null) {
+                throw new AqException(AqError.TRANSFORMATION_NOT_FOUND, "The transformation " + o.transformation
+                        + " of the subscriber does not exist any more.");
+            }
+            payload = t.apply(payload, p);
+        }
+        return Message.of(payload, p);
+    }
+
+    /**
+     * Enqueues the messages into the destination queues of a session's store, in its transaction;
+     * what a destination refuses makes its parts UNDELIVERABLE. With {@code receipts}, a receipt is
+     * written with each message (another store).
+     */
+    private void deliver(EngineSession session, QueueMeta source, List<Outgoing> outgoing, List<Part> undeliverable,
+            String[] lastError, Map<Outgoing, String> receipts, String receiptSource) {
+        Map<String, List<Outgoing>> byQueue = new LinkedHashMap<>();
+        for (Outgoing o : outgoing) {
+            byQueue.computeIfAbsent(o.queue.toUpperCase(java.util.Locale.ROOT), k -> new ArrayList<>()).add(o);
+        }
+        for (List<Outgoing> list : byQueue.values()) {
+            String queue = list.get(0).queue;
+            QueueMeta destination;
+            try {
+                destination = session.queueMeta(queue);
+            } catch (AqException e) {
+                if (!isApplicationError(e)) {
+                    throw e;
+                }
+                destination = null; // enqueuePropagated reports it for each message
+            }
+            boolean multi = destination != null && destination.table().multipleConsumers();
+            long destinationId = destination == null ? 0 : destination.id();
+            List<PropagatedMessage> batch = new ArrayList<>(list.size());
+            for (Outgoing o : list) {
+                PropagatedMessage pm = o.message;
+                if (!multi && pm.message().properties().recipients() != null) {
+                    // a single-consumer destination has no consumers to name: the message is simply enqueued
+                    MessageProperties p = pm.message().properties().copy().recipients(null);
+                    pm = new PropagatedMessage(Message.of(pm.message().payload(), p), pm.originalMsgid(), pm.startsGroup());
+                }
+                batch.add(pm);
+            }
+            List<PropagatedMessage.Delivery> results = session.enqueuePropagated(queue, batch);
+            List<PropagationReceiptEntity> written = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                Outgoing o = list.get(i);
+                PropagatedMessage.Delivery d = results.get(i);
+                if (!d.delivered()) {
+                    o.message = null;
+                    o.parts.forEach(p -> refuse(p, d.refused(), undeliverable, lastError));
+                } else if (receipts != null) {
+                    PropagationReceiptEntity r = new PropagationReceiptEntity();
+                    r.id = receipts.get(o);
+                    r.queueId = destinationId;
+                    r.source = receiptSource;
+                    r.createdMs = clock.millis();
+                    written.add(r);
+                }
+            }
+            if (!written.isEmpty()) {
+                session.inTransaction(em -> {
+                    written.forEach(em::persist);
+                    return null;
+                });
+            }
+        }
+    }
+
+    /** Delivery to another store: messages it already has (a receipt) are not delivered again. */
+    private List<String> deliverToLink(EngineSession dst, List<Outgoing> outgoing, ScheduleEntity schedule, QueueMeta source,
+            List<Part> undeliverable, String[] lastError) {
+        Map<Outgoing, String> ids = new HashMap<>();
+        for (Outgoing o : outgoing) {
+            ids.put(o, receiptId(o));
+        }
+        Set<String> present = dst.inTransaction(em -> {
+            Set<String> found = new HashSet<>();
+            List<String> all = new ArrayList<>(ids.values());
+            for (int i = 0; i < all.size(); i += 500) {
+                found.addAll(em.createQuery("SELECT r.id FROM PropagationReceiptEntity r WHERE r.id IN :ids", String.class)
+                        .setParameter("ids", all.subList(i, Math.min(all.size(), i + 500))).getResultList());
+            }
+            return found;
+        });
+        List<Outgoing> fresh = new ArrayList<>();
+        List<String> receipts = new ArrayList<>(present);
+        for (Outgoing o : outgoing) {
+            if (!present.contains(ids.get(o))) {
+                fresh.add(o); // else: delivered by a batch whose source commit was lost; its parts are done now
+            }
+        }
+        deliver(dst, source, fresh, undeliverable, lastError, ids, receiptSource(source, schedule.destination));
+        for (Outgoing o : fresh) {
+            if (o.message != null) {
+                receipts.add(ids.get(o));
+            }
+        }
+        return receipts;
+    }
+
+    private static String receiptId(Outgoing o) {
+        String what = o.queue.toUpperCase(java.util.Locale.ROOT) + "|" + o.variant + "|"
+                + String.join(",", new TreeSet<>(o.recipients.stream().map(a -> a.name().toUpperCase(java.util.Locale.ROOT)).toList()));
+        return o.source.msgid.trim() + "/" + digest(what);
+    }
+
+    private static String receiptSource(QueueMeta source, String link) {
+        String s = source.qualifiedName() + "@" + link;
+        return s.length() <= 200 ? s : s.substring(0, 200);
+    }
+
+    private static String digest(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)), 0, 20);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** After the source committed: its receipts have done their work. A failure leaves them to the sweep. */
+    private void forgetReceipts(EngineSession dst, List<String> receipts, String link) {
+        try {
+            dst.inTransaction(em -> deleteReceipts(em, receipts));
+            dst.commit();
+        } catch (RuntimeException e) {
+            rollbackQuietly(dst, e);
+            sweepDue.add(link);
+            LOG.log(Level.FINE, "Aqueduct propagation could not remove its receipts at " + link + " (swept later)", e);
+        }
+    }
+
+    private static Object deleteReceipts(EntityManager em, List<String> receipts) {
+        for (int i = 0; i < receipts.size(); i += 500) {
+            em.createQuery("DELETE FROM PropagationReceiptEntity r WHERE r.id IN :ids")
+                    .setParameter("ids", receipts.subList(i, Math.min(receipts.size(), i + 500))).executeUpdate();
+        }
+        return null;
+    }
+
+    /**
+     * Receipts a crash left at the destination (between its commit and the source's): removed when
+     * the source's part is no longer READY (the batch was recorded, or undone and redone), or when
+     * they are older than a week. Once per link per start, and after a failure.
+     */
+    private void sweepIfDue(ScheduleEntity schedule, QueueMeta source) {
+        String link = schedule.destination;
+        if (swept.contains(link) && !sweepDue.contains(link)) {
+            return;
+        }
+        EngineSession dst = remoteSession(link);
+        EngineSession src = localSession();
+        try {
+            String from = receiptSource(source, link);
+            List<PropagationReceiptEntity> left = dst.inTransaction(em -> em.createQuery(
+                    "SELECT r FROM PropagationReceiptEntity r WHERE r.source = :s", PropagationReceiptEntity.class)
+                    .setParameter("s", from).setMaxResults(1000).getResultList());
+            List<String> stale = new ArrayList<>();
+            long now = clock.millis();
+            for (PropagationReceiptEntity r : left) {
+                String msgid = r.id.substring(0, r.id.indexOf('/'));
+                long ready = src.inTransaction(em -> em.createQuery("SELECT COUNT(c) FROM ConsumerStateEntity c WHERE"
+                        + " c.msgid = :m AND c.destination = :d AND c.state = :ready", Long.class).setParameter("m", msgid)
+                        .setParameter("d", link).setParameter("ready", ConsumerStates.READY).getSingleResult());
+                if (ready == 0 || now - r.createdMs > RECEIPT_MAX_AGE_MS) {
+                    stale.add(r.id);
+                }
+            }
+            src.commit();
+            if (!stale.isEmpty()) {
+                dst.inTransaction(em -> deleteReceipts(em, stale));
+            }
+            dst.commit();
+            swept.add(link);
+            sweepDue.remove(link);
+        } catch (RuntimeException e) {
+            rollbackQuietly(src, e);
+            rollbackQuietly(dst, e);
+            throw e;
+        }
+    }
+
+    private void refuse(Part p, AqException e, List<Part> undeliverable, String[] lastError) {
+        undeliverable.add(p);
+        lastError[0] = describe(e);
+        LOG.warning("Aqueduct propagation could not deliver message " + p.msgid + " to " + p.address + " (consumer "
+                + p.name + "): " + lastError[0] + " It is UNDELIVERABLE for that consumer.");
+    }
+
+    /** Errors of the message or its destination queue, not of the way there: no retry makes them pass. */
+    private static boolean isApplicationError(AqException e) {
+        int code = e.errorCode();
+        return code == AqError.QUEUE_DOES_NOT_EXIST || code == AqError.QUEUE_NOT_FOUND || code == AqError.INVALID_NAME
+                || code == AqError.NAME_TOO_LONG;
+    }
+
+    /** A failure as the schedule's LAST_ERROR_MSG shows it: its AQ number and its message. */
+    static String describe(Throwable e) {
+        if (e instanceof AqException aq) {
+            return String.format("AQ-%05d: %s", aq.errorCode(), aq.getMessage());
+        }
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    private io.aqueduct.engine.store.Dialect catalogDialect() {
+        return localSession().dialect();
+    }
+
+    private EngineSession localSession() {
+        if (local == null || local.isClosed()) {
+            local = localSessions.apply(user);
+        }
+        return local;
+    }
+
+    private void closeLocal() {
+        if (local != null) {
+            try {
+                local.close();
+            } catch (RuntimeException ignored) {
+                // a broken connection: nothing to keep
+            }
+            local = null;
+        }
+    }
+
+    private EngineSession remoteSession(String link) {
+        EngineSession s = remote.get(link);
+        if (s == null || s.isClosed()) {
+            s = links.store(link).openSession(user);
+            remote.put(link, s);
+        }
+        return s;
+    }
+
+    /** A batch to {@code link} failed: its session and store are opened anew next time (the store may have restarted). */
+    void failed(String link) {
+        if (PropagationSchedule.LOCAL.equals(link)) {
+            return;
+        }
+        EngineSession s = remote.remove(link);
+        if (s != null) {
+            try {
+                s.close();
+            } catch (RuntimeException ignored) {
+                // already broken
+            }
+        }
+        links.forget(link);
+    }
+
+    private static void rollbackQuietly(EngineSession s, RuntimeException failure) {
+        try {
+            if (!s.isClosed()) {
+                s.rollback();
+            }
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closeLocal();
+        for (String link : List.copyOf(remote.keySet())) {
+            EngineSession s = remote.remove(link);
+            try {
+                s.close();
+            } catch (RuntimeException ignored) {
+                // closing anyway
+            }
+        }
+    }
+}
