@@ -123,12 +123,98 @@ public final class DerbyDialect implements Dialect {
                 s.execute("ALTER TABLE AQ_SUBSCRIBER ADD COLUMN RULE_SYNTAX VARCHAR(9) DEFAULT 'CONDITION' NOT NULL");
             }
         }
+        if (from < 4) {
+            createSchemaV4(c);
+        }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");
             }
         }
         StoreSchema.recordCurrent(this, c);
+    }
+
+    /**
+     * Schema 4, propagation: schedules, database links, receipts of propagated messages, a remote
+     * consumer's destination and the schedules' catalog views (each step runs when what it creates is missing).
+     */
+    private void createSchemaV4(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            if (!tableExists(c, "APP", "AQ_SCHEDULE")) {
+                // a schedule per source queue and destination (a database link's name, or AQ$_LOCAL); instants are
+                // epoch ms; the node in NODE_NAME runs it until LEASE_UNTIL
+                s.execute("CREATE TABLE AQ_SCHEDULE (QID BIGINT NOT NULL, DESTINATION VARCHAR(128) NOT NULL,"
+                        + " START_MS BIGINT NOT NULL, DURATION BIGINT, NEXT_TIME VARCHAR(200), LATENCY BIGINT NOT NULL,"
+                        + " DISABLED SMALLINT NOT NULL, FAILURES INT NOT NULL, LAST_ERROR_MS BIGINT, LAST_ERROR_MSG VARCHAR(4000),"
+                        + " LAST_RUN_MS BIGINT, CURRENT_START_MS BIGINT, NEXT_RUN_MS BIGINT, TOTAL_TIME_MS BIGINT NOT NULL,"
+                        + " TOTAL_NUMBER BIGINT NOT NULL, TOTAL_BYTES BIGINT NOT NULL, MAX_NUMBER BIGINT NOT NULL,"
+                        + " MAX_BYTES BIGINT NOT NULL, WINDOWS BIGINT NOT NULL, WINDOW_NUMBER BIGINT NOT NULL,"
+                        + " WINDOW_BYTES BIGINT NOT NULL, NODE_NAME VARCHAR(64), NODE_INSTANCE VARCHAR(200), SESSION_ID VARCHAR(64),"
+                        + " LEASE_UNTIL BIGINT, PRIMARY KEY (QID, DESTINATION))");
+            }
+            if (!tableExists(c, "APP", "AQ_DBLINK")) {
+                s.execute("CREATE TABLE AQ_DBLINK (NAME VARCHAR(128) NOT NULL PRIMARY KEY, URL VARCHAR(1024) NOT NULL,"
+                        + " USERNAME VARCHAR(128), PASSWORD VARCHAR(1024), CREATED_MS BIGINT NOT NULL)");
+            }
+            if (!tableExists(c, "APP", "AQ_PROPAGATION_RECEIPT")) {
+                // what a destination received from a source: a message propagated twice is enqueued once
+                s.execute("CREATE TABLE AQ_PROPAGATION_RECEIPT (ID VARCHAR(200) NOT NULL PRIMARY KEY, QID BIGINT NOT NULL,"
+                        + " SOURCE VARCHAR(200), CREATED_MS BIGINT NOT NULL)");
+            }
+            if (!indexExists(c, "AQ_PROPAGATION_RECEIPT_SOURCE")) {
+                s.execute("CREATE INDEX AQ_PROPAGATION_RECEIPT_SOURCE ON AQ_PROPAGATION_RECEIPT (SOURCE)");
+            }
+            if (!columnExists(c, "AQ_MESSAGE_CONSUMER", "DEST")) {
+                // a remote consumer's destination (NULL for a local consumer)
+                s.execute("ALTER TABLE AQ_MESSAGE_CONSUMER ADD COLUMN DEST VARCHAR(128)");
+            }
+            if (!indexExists(c, "AQ_MESSAGE_CONSUMER_DEST")) {
+                // the propagator's lane: what is pending for a destination
+                s.execute("CREATE INDEX AQ_MESSAGE_CONSUMER_DEST ON AQ_MESSAGE_CONSUMER (QID, DEST, STATE)");
+            }
+            if (!tableExists(c, "APP", QueueScheduleViews.DBA)) {
+                s.execute("CREATE VIEW " + QueueScheduleViews.DBA + QueueScheduleViews.dbaColumnsAndSelect(DerbyDialect::quote,
+                        DerbyDialect::utcTimestamp, DerbyDialect::utcTimeOfDay, "DOUBLE"));
+            }
+            if (!tableExists(c, "APP", QueueScheduleViews.USER)) {
+                s.execute("CREATE VIEW " + QueueScheduleViews.USER + QueueScheduleViews.userSelect(DerbyDialect::quote,
+                        "CURRENT SCHEMA"));
+            }
+        }
+    }
+
+    /**
+     * The UTC TIMESTAMP of an epoch-ms expression (0 or later; NULL stays NULL). Derby has no epoch
+     * function, and its TIMESTAMPADD of seconds goes through a calendar in the JVM's time zone (a
+     * daylight-saving change would shift it), so the value is built from its fields: DATE(n) is the
+     * day n - 1 after 1970-01-01, the time of day comes from its 'HH:MM:SS' text, and the
+     * milliseconds are added as nanoseconds within their second (no calendar is involved).
+     */
+    static String utcTimestamp(String epochMs) {
+        return "{fn TIMESTAMPADD(SQL_TSI_FRAC_SECOND, CAST(MOD(" + epochMs + ", 1000) AS INT) * 1000000,"
+                + " TIMESTAMP(DATE(" + epochMs + " / 86400000 + 1), TIME(" + utcTimeOfDay(epochMs) + ")))}";
+    }
+
+    /** The UTC time of day ('HH:MM:SS') of an epoch-ms expression (0 or later; NULL stays NULL), by arithmetic. */
+    static String utcTimeOfDay(String epochMs) {
+        return twoDigits("MOD(" + epochMs + ", 86400000) / 3600000") + " || ':' || "
+                + twoDigits("MOD(" + epochMs + ", 3600000) / 60000") + " || ':' || "
+                + twoDigits("MOD(" + epochMs + ", 60000) / 1000");
+    }
+
+    /** A number 0..99 as two digits ('07'). */
+    private static String twoDigits(String number) {
+        return "SUBSTR(CHAR(100 + " + number + "), 2, 2)";
+    }
+
+    private static boolean indexExists(Connection c, String index) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSCONGLOMERATES G JOIN SYS.SYSSCHEMAS S"
+                + " ON G.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = 'APP' AND G.ISINDEX AND G.CONGLOMERATENAME = ?")) {
+            ps.setString(1, index);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     /** Schema 1, from an empty database or from the unversioned schemas before it (each step runs when what it creates is missing). */

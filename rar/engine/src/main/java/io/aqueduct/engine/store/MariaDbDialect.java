@@ -81,6 +81,22 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
+    protected String utcTimestamp(String epochMs) {
+        // DATETIME arithmetic (FROM_UNIXTIME would read the session's time_zone)
+        return "CAST(TIMESTAMP '1970-01-01 00:00:00' + INTERVAL (" + epochMs + " * 1000) MICROSECOND AS DATETIME(3))";
+    }
+
+    @Override
+    protected String utcTimeOfDay(String epochMs) {
+        return "DATE_FORMAT(" + utcTimestamp(epochMs) + ", '%H:%i:%s')";
+    }
+
+    @Override
+    protected String doubleType() {
+        return "DOUBLE";
+    }
+
+    @Override
     protected String quote(String identifier) {
         return '`' + identifier.replace("`", "``") + '`';
     }

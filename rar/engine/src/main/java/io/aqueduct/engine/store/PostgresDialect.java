@@ -74,6 +74,27 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    protected String utcTimestamp(String epochMs) {
+        // TIMESTAMP (without time zone) arithmetic: no session time zone takes part
+        return "CAST(TIMESTAMP '1970-01-01 00:00:00' + " + epochMs + " * INTERVAL '1 millisecond' AS TIMESTAMP(3))";
+    }
+
+    @Override
+    protected String utcTimeOfDay(String epochMs) {
+        return "TO_CHAR(" + utcTimestamp(epochMs) + ", 'HH24:MI:SS')";
+    }
+
+    @Override
+    protected String quoteKeyword(String word) {
+        return word; // SCHEMA is not reserved here: unquoted, it folds to lower case as the views' other columns do
+    }
+
+    @Override
+    protected String doubleType() {
+        return "DOUBLE PRECISION";
+    }
+
+    @Override
     protected String quote(String identifier) {
         return '"' + identifier.replace("\"", "\"\"") + '"';
     }

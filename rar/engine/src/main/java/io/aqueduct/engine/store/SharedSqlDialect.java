@@ -146,6 +146,9 @@ abstract class SharedSqlDialect implements Dialect {
                 // schema 3: the syntax of a subscriber's rule; existing subscribers keep their AQ conditions
                 s.execute("ALTER TABLE AQ_SUBSCRIBER ADD COLUMN IF NOT EXISTS RULE_SYNTAX VARCHAR(9) DEFAULT 'CONDITION' NOT NULL");
             }
+            if (version < 4) {
+                createSchemaV4(s);
+            }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
             c.commit();
@@ -228,6 +231,51 @@ abstract class SharedSqlDialect implements Dialect {
         }
     }
 
+    /**
+     * Schema 4, propagation (every statement is idempotent): schedules, database links, receipts of
+     * propagated messages, a remote consumer's destination and the schedules' catalog views.
+     */
+    private void createSchemaV4(Statement s) throws SQLException {
+        String opts = tableOptions();
+        // a schedule per source queue and destination (a database link's name, or AQ$_LOCAL); instants are epoch ms;
+        // the node in NODE_NAME runs it until LEASE_UNTIL
+        s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEDULE (QID BIGINT NOT NULL, DESTINATION VARCHAR(128) NOT NULL,"
+                + " START_MS BIGINT NOT NULL, DURATION BIGINT, NEXT_TIME VARCHAR(200), LATENCY BIGINT NOT NULL,"
+                + " DISABLED SMALLINT NOT NULL, FAILURES INT NOT NULL, LAST_ERROR_MS BIGINT, LAST_ERROR_MSG VARCHAR(4000),"
+                + " LAST_RUN_MS BIGINT, CURRENT_START_MS BIGINT, NEXT_RUN_MS BIGINT, TOTAL_TIME_MS BIGINT NOT NULL,"
+                + " TOTAL_NUMBER BIGINT NOT NULL, TOTAL_BYTES BIGINT NOT NULL, MAX_NUMBER BIGINT NOT NULL,"
+                + " MAX_BYTES BIGINT NOT NULL, WINDOWS BIGINT NOT NULL, WINDOW_NUMBER BIGINT NOT NULL,"
+                + " WINDOW_BYTES BIGINT NOT NULL, NODE_NAME VARCHAR(64), NODE_INSTANCE VARCHAR(200), SESSION_ID VARCHAR(64),"
+                + " LEASE_UNTIL BIGINT, PRIMARY KEY (QID, DESTINATION))" + opts);
+        s.execute("CREATE TABLE IF NOT EXISTS AQ_DBLINK (NAME VARCHAR(128) NOT NULL PRIMARY KEY, URL VARCHAR(1024) NOT NULL,"
+                + " USERNAME VARCHAR(128), PASSWORD VARCHAR(1024), CREATED_MS BIGINT NOT NULL)" + opts);
+        // what a destination received from a source: a message propagated twice is enqueued once
+        s.execute("CREATE TABLE IF NOT EXISTS AQ_PROPAGATION_RECEIPT (ID VARCHAR(200) NOT NULL PRIMARY KEY, QID BIGINT NOT NULL,"
+                + " SOURCE VARCHAR(200), CREATED_MS BIGINT NOT NULL)" + opts);
+        createIndex(s, "AQ_PROPAGATION_RECEIPT_SOURCE", "AQ_PROPAGATION_RECEIPT", "SOURCE");
+        // a remote consumer's destination (NULL for a local consumer), and the propagator's lane
+        s.execute("ALTER TABLE AQ_MESSAGE_CONSUMER ADD COLUMN IF NOT EXISTS DEST VARCHAR(128)");
+        createIndex(s, "AQ_MESSAGE_CONSUMER_DEST", "AQ_MESSAGE_CONSUMER", "QID, DEST, STATE");
+        s.execute("CREATE OR REPLACE VIEW " + QueueScheduleViews.DBA + QueueScheduleViews.dbaColumnsAndSelect(this::quoteKeyword,
+                this::utcTimestamp, this::utcTimeOfDay, doubleType()));
+        s.execute("CREATE OR REPLACE VIEW " + QueueScheduleViews.USER
+                + QueueScheduleViews.userSelect(this::quoteKeyword, currentSchemaExpression()));
+    }
+
+    /** A column named by a word the database may reserve (SCHEMA), as a view's DDL must write it. */
+    protected String quoteKeyword(String word) {
+        return quote(word);
+    }
+
+    /** The UTC TIMESTAMP of an epoch-ms expression, whatever the session's time zone (NULL stays NULL). */
+    protected abstract String utcTimestamp(String epochMs);
+
+    /** The UTC time of day ('HH:MM:SS') of an epoch-ms expression (NULL stays NULL). */
+    protected abstract String utcTimeOfDay(String epochMs);
+
+    /** The name of a double-precision number in a CAST. */
+    protected abstract String doubleType();
+
     protected void createIndex(Statement s, String name, String table, String columns) throws SQLException {
         s.execute("CREATE INDEX IF NOT EXISTS " + name + " ON " + table + " (" + columns + ")");
     }
@@ -266,11 +314,13 @@ abstract class SharedSqlDialect implements Dialect {
             dropQueueTableView(c, v[0], v[1]);
         }
         try (Statement s = c.createStatement()) {
-            for (String view : List.of("USER_QUEUES", "DBA_QUEUES", "USER_QUEUE_TABLES", "DBA_QUEUE_TABLES")) {
+            for (String view : List.of(QueueScheduleViews.USER, QueueScheduleViews.DBA, "USER_QUEUES", "DBA_QUEUES",
+                    "USER_QUEUE_TABLES", "DBA_QUEUE_TABLES")) {
                 s.execute("DROP VIEW IF EXISTS " + view);
             }
             for (String table : List.of("AQ_MESSAGE_CONSUMER", "AQ_SUBSCRIBER", "AQ_MESSAGE", "AQ_QUEUE", "AQ_QUEUE_TABLE",
-                    "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE", "AQ_SCHEMA_VERSION")) {
+                    "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE", "AQ_SCHEDULE", "AQ_DBLINK",
+                    "AQ_PROPAGATION_RECEIPT", "AQ_SCHEMA_VERSION")) {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
             s.execute("DROP SEQUENCE IF EXISTS AQ_MESSAGE_SEQ");

@@ -19,8 +19,11 @@ public final class StoreSchema {
      * The schema this Aqueduct writes. 1: queue tables, queues, messages, subscribers, consumers,
      * transformations, attempts. 2: messages' user properties ({@code AQ_MESSAGE.USER_PROPS}).
      * 3: the syntax of subscribers' rules ({@code AQ_SUBSCRIBER.RULE_SYNTAX}: CONDITION or SELECTOR).
+     * 4: propagation: schedules ({@code AQ_SCHEDULE}), database links ({@code AQ_DBLINK}), receipts of
+     * propagated messages ({@code AQ_PROPAGATION_RECEIPT}), a remote consumer's destination
+     * ({@code AQ_MESSAGE_CONSUMER.DEST}) and the views DBA_QUEUE_SCHEDULES / USER_QUEUE_SCHEDULES.
      */
-    public static final int CURRENT = 3;
+    public static final int CURRENT = 4;
 
     private StoreSchema() {
     }
