@@ -59,7 +59,7 @@ public abstract class EngineFixture {
         TestStore.CURRENT.assumeConfigured();
         clock = new ManualClock();
         databaseName = "aqtest" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
-        AqueductEngine.Builder builder = AqueductEngine.builder().clock(clock).user("TESTER");
+        AqueductEngine.Builder builder = AqueductEngine.builder().clock(clock).user("TESTER").timeManager(backgroundLoops());
         if (TestStore.CURRENT.shared()) {
             builder.dialect(TestStore.CURRENT.emptyStore()).defaultSchema("APP");
         } else {
@@ -67,6 +67,11 @@ public abstract class EngineFixture {
         }
         engine = builder.start();
         admin = engine.admin();
+    }
+
+    /** Whether the engine's loops (time manager, propagation) run by themselves; false: the test drives them. */
+    protected boolean backgroundLoops() {
+        return true;
     }
 
     @AfterEach

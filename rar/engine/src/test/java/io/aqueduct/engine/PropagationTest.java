@@ -1,0 +1,114 @@
+package io.aqueduct.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.aqueduct.api.Agent;
+import io.aqueduct.api.AqError;
+import io.aqueduct.api.Message;
+import io.aqueduct.api.MessageId;
+import io.aqueduct.api.MessageProperties;
+import io.aqueduct.api.PayloadType;
+import io.aqueduct.api.PropagationSchedule;
+import io.aqueduct.api.QueueProperties;
+import io.aqueduct.api.QueueSession;
+import io.aqueduct.api.QueueTableProperties;
+import io.aqueduct.api.SortOrder;
+import io.aqueduct.api.EnqueueOptions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Propagation within one store (reference 000, "Propagation Overview" and the remote consumer
+ * rules): a schedule with a null destination moves the messages of remote subscribers whose
+ * address is a queue of the same store; the source part becomes PROCESSED.
+ */
+class PropagationTest extends MultiConsumerFixture {
+    private static final String OE_Q = "OE_BOOKEDORDERS_QUE";
+    private static final String WS_Q = "WS_BOOKEDORDERS_QUE";
+    private static final String ES_Q = "ES_BOOKEDORDERS_QUE";
+
+    /** The test runs the propagation job itself, at the times it chooses. */
+    @Override
+    protected boolean backgroundLoops() {
+        return false;
+    }
+
+    @BeforeEach
+    void queues() {
+        multiConsumerQueue(OE_Q, "OE_ORDERS_MQTAB", PayloadType.TEXT, SortOrder.PRIORITY_ENQ_TIME, QueueProperties.create());
+        startedQueue(WS_Q, "WS_ORDERS_QTAB", QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
+        multiConsumerQueue(ES_Q, "ES_ORDERS_MQTAB", PayloadType.TEXT, SortOrder.ENQ_TIME, QueueProperties.create());
+        admin.addSubscriber(OE_Q, new Agent("West_Shipping", WS_Q, 0), "corrid = 'WEST'");
+        admin.addSubscriber(OE_Q, new Agent("East_Shipping", ES_Q, 0), "corrid = 'EAST'");
+        admin.addSubscriber(ES_Q, Agent.named("East_Shipping"), null);
+    }
+
+    @Test
+    void aScheduleMovesRemoteSubscribersMessagesToTheirQueuesInTheSourceOrder() {
+        admin.schedulePropagation(OE_Q, null, null, null, null, 0);
+        QueueSession s = session();
+        MessageId low = s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("west-low", MessageProperties.create().correlation("WEST").priority(5)));
+        s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("west-high", MessageProperties.create().correlation("WEST").priority(1)));
+        s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("east", MessageProperties.create().correlation("EAST")
+                .expiration(3600).userProperty("region", "EASTERN")));
+        s.commit();
+        clock.advance(Duration.ofMinutes(15));
+
+        engine.propagator().runDue();
+
+        assertThat(drain(s, WS_Q, FIRST_NO_WAIT)).containsExactly("west-high", "west-low");
+        Message east = s.dequeue(ES_Q, as("East_Shipping"));
+        assertThat(east.text()).isEqualTo("east");
+        assertThat(east.properties().expiration()).isEqualTo(2700); // 1 h less the 15 min spent in the source
+        assertThat(east.properties().userProperties()).containsEntry("region", "EASTERN");
+        s.commit();
+        PropagationSchedule schedule = admin.propagationSchedule(OE_Q, null);
+        assertThat(schedule.destination()).isEqualTo(PropagationSchedule.LOCAL);
+        assertThat(schedule.totalNumber()).isEqualTo(3);
+        assertThat(schedule.failures()).isZero();
+        assertThat(schedule.processName()).isNotNull();
+        assertThat(low).isNotNull();
+    }
+
+    @Test
+    void theOriginalMsgidAtTheDestinationIsTheSourceMsgid() {
+        admin.schedulePropagation(OE_Q, null, null, null, null, 0);
+        QueueSession s = session();
+        MessageId id = s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("w", MessageProperties.create().correlation("WEST")));
+        s.commit();
+        engine.propagator().runDue();
+        Message m = s.dequeue(WS_Q, FIRST_NO_WAIT);
+        assertThat(m.properties().originalMessageId()).isEqualTo(id);
+        assertThat(m.id()).isNotEqualTo(id);
+        s.commit();
+    }
+
+    @Test
+    void badInputIsRefusedAndChangesNothing() {
+        expectError(AqError.QUEUE_NOT_FOUND, () -> admin.schedulePropagation("NO_SUCH_Q", null, null, null, null, 0));
+        expectError(AqError.NOT_MULTI_CONSUMER, () -> admin.schedulePropagation(WS_Q, null, null, null, null, 0));
+        expectError(AqError.INVALID_VALUE, () -> admin.schedulePropagation("AQ$_OE_ORDERS_MQTAB_E", null, null, null, null, 0));
+        expectError(AqError.INVALID_NAME, () -> admin.schedulePropagation(OE_Q, "not a link", null, null, null, 0));
+        expectError(AqError.DATABASE_LINK_NOT_FOUND, () -> admin.schedulePropagation(OE_Q, "NOWHERE", null, null, null, 0));
+        expectError(AqError.INVALID_VALUE, () -> admin.schedulePropagation(OE_Q, null, null, null, null, -1));
+        expectError(AqError.INVALID_VALUE, () -> admin.schedulePropagation(OE_Q, null, null, -5L, null, 0));
+        expectError(AqError.INVALID_EXPRESSION, () -> admin.schedulePropagation(OE_Q, null, null, 60L, "SYSDATE +", 0));
+        expectError(AqError.INVALID_VALUE, () -> admin.schedulePropagation(OE_Q, null, null, 60L, "SYSDATE - 1", 0));
+        expectError(AqError.SCHEDULE_NOT_FOUND, () -> admin.unschedulePropagation(OE_Q, null));
+        assertThat(admin.propagationSchedules()).isEmpty();
+        admin.schedulePropagation(OE_Q, null, Instant.parse("2030-01-01T00:00:00Z"), 300L, "SYSDATE + 900/86400", 25);
+        expectError(AqError.SCHEDULE_EXISTS, () -> admin.schedulePropagation(OE_Q, PropagationSchedule.LOCAL, null, null, null, 0));
+        expectError(AqError.SCHEDULE_ALREADY_ENABLED, () -> admin.enablePropagationSchedule(OE_Q, null));
+        admin.disablePropagationSchedule(OE_Q, null);
+        expectError(AqError.SCHEDULE_ALREADY_DISABLED, () -> admin.disablePropagationSchedule(OE_Q, null));
+        List<PropagationSchedule> all = admin.propagationSchedules();
+        assertThat(all).hasSize(1);
+        assertThat(all.get(0).windowSeconds()).isEqualTo(300L);
+        assertThat(all.get(0).nextTime()).isEqualTo("SYSDATE + 900/86400");
+        assertThat(all.get(0).latencySeconds()).isEqualTo(25);
+        assertThat(all.get(0).disabled()).isTrue();
+    }
+}
