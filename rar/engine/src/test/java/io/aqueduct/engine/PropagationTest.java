@@ -111,4 +111,37 @@ class PropagationTest extends MultiConsumerFixture {
         assertThat(all.get(0).latencySeconds()).isEqualTo(25);
         assertThat(all.get(0).disabled()).isTrue();
     }
+
+    @Test
+    void aDatabaseLinkReachesAnotherStoreAndDeliversEachMessageOnce() {
+        String other = databaseName + "_ts";
+        try (AqueductEngine overseas = AqueductEngine.builder().clock(clock).user("TS").timeManager(false)
+                .derbyInMemory(other).start()) {
+            overseas.admin().createQueueTable("TS_ORDERS_MQTAB", QueueTableProperties.create().payloadType(PayloadType.TEXT)
+                    .multipleConsumers(true));
+            overseas.admin().createQueue("TS_BOOKEDORDERS_QUE", "TS_ORDERS_MQTAB", QueueProperties.create());
+            overseas.admin().startQueue("TS_BOOKEDORDERS_QUE", true, true);
+            overseas.admin().addSubscriber("TS_BOOKEDORDERS_QUE", Agent.named("Overseas_Shipping"), null);
+            admin.createDatabaseLink("overseas", "jdbc:derby:memory:" + other, null, null);
+            admin.addSubscriber(OE_Q, new Agent("Overseas_Shipping", "TS_BOOKEDORDERS_QUE@OVERSEAS", 0), "corrid = 'INTL'");
+            admin.schedulePropagation(OE_Q, "OVERSEAS", null, null, null, 0);
+            QueueSession s = session();
+            for (int i = 0; i < 5; i++) {
+                s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("intl-" + i, MessageProperties.create().correlation("INTL")));
+            }
+            s.commit();
+
+            engine.propagator().runDue();
+            engine.propagator().runDue();
+
+            try (QueueSession ts = overseas.openSession()) {
+                assertThat(drain(ts, "TS_BOOKEDORDERS_QUE", as("Overseas_Shipping")))
+                        .containsExactly("intl-0", "intl-1", "intl-2", "intl-3", "intl-4");
+            }
+            PropagationSchedule schedule = admin.propagationSchedule(OE_Q, "overseas");
+            assertThat(schedule.totalNumber()).isEqualTo(5);
+            assertThat(admin.databaseLinks()).extracting(l -> l.name()).containsExactly("OVERSEAS");
+            expectError(AqError.INVALID_VALUE, () -> admin.dropDatabaseLink("OVERSEAS"));
+        }
+    }
 }
