@@ -594,7 +594,8 @@ final class ScheduleRun implements AutoCloseable {
     /** A failure as the schedule's LAST_ERROR_MSG shows it: its AQ number and its message. */
     static String describe(Throwable e) {
         if (e instanceof AqException aq) {
-            return String.format("AQ-%05d: %s", aq.errorCode(), aq.getMessage());
+            String m = String.valueOf(aq.getMessage());
+            return m.startsWith("AQ-") ? m : String.format("AQ-%05d: %s", aq.errorCode(), m);
         }
         return e.getClass().getSimpleName() + ": " + e.getMessage();
     }
