@@ -21,6 +21,7 @@ public final class MessageSnapshot implements MessageView {
     private final String messageId;
     private final Map<String, Object> userProperties;
     private final PayloadView payload;
+    private final Instant sysdate;
 
     private MessageSnapshot(Builder b) {
         this.priority = b.priority;
@@ -33,6 +34,7 @@ public final class MessageSnapshot implements MessageView {
         this.messageId = b.messageId;
         this.userProperties = Map.copyOf(b.userProperties);
         this.payload = b.payload;
+        this.sysdate = b.sysdate;
     }
 
     public static Builder builder() {
@@ -105,6 +107,12 @@ public final class MessageSnapshot implements MessageView {
         return payload;
     }
 
+    /** What {@code SYSDATE} reads: the instant given to {@link Builder#sysdate}, or null. */
+    @Override
+    public Instant sysdate() {
+        return sysdate;
+    }
+
     /** Builds a {@link MessageSnapshot}; defaults: priority 1, no delay, expiration never (-1). */
     public static final class Builder {
         private int priority = 1;
@@ -117,6 +125,7 @@ public final class MessageSnapshot implements MessageView {
         private String messageId;
         private final Map<String, Object> userProperties = new HashMap<>();
         private PayloadView payload = PayloadView.none();
+        private Instant sysdate;
 
         private Builder() {
         }
@@ -185,6 +194,12 @@ public final class MessageSnapshot implements MessageView {
 
         public Builder payload(PayloadView payload) {
             this.payload = Objects.requireNonNull(payload, "payload");
+            return this;
+        }
+
+        /** The current time that {@code SYSDATE} reads ({@link MessageView#sysdate}); null (the default): NULL. */
+        public Builder sysdate(Instant sysdate) {
+            this.sysdate = sysdate;
             return this;
         }
 

@@ -55,4 +55,14 @@ public interface MessageView {
 
     /** The payload; never null (use {@link PayloadView#none()} for a message without one). */
     PayloadView payload();
+
+    /**
+     * {@code SYSDATE} (also spelled {@code SYSTIMESTAMP}) in conditions and value expressions: the
+     * current time as the caller defines it (the engine's clock, or the end of a propagation window
+     * for a schedule's {@code next_time}). The default, null, means no current time is known, and
+     * {@code SYSDATE} is NULL. JMS message selectors never read it.
+     */
+    default Instant sysdate() {
+        return null;
+    }
 }
