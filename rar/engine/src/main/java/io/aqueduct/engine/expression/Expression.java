@@ -28,7 +28,17 @@ import java.util.TreeSet;
  *   <li>XMLType: {@code extract(xml, xpath)}, {@code existsNode(xml, xpath)},
  *       {@code extractValue(xml, xpath)}, the method forms {@code tab.user_data.extract(xpath)},
  *       and {@code .getStringVal()}, {@code .getClobVal()}, {@code .getNumberVal()}.</li>
- *   <li>Functions {@code UPPER, LOWER, LENGTH, SUBSTR, TRIM, NVL, ABS}.</li>
+ *   <li>Functions {@code UPPER, LOWER, LENGTH, SUBSTR, TRIM, NVL, ABS}; {@code TRUNC(number[, digits])},
+ *       {@code ROUND(number[, digits])}.</li>
+ *   <li>{@code SYSDATE} (or {@code SYSTIMESTAMP}): the current time the view gives
+ *       ({@link MessageView#sysdate}), NULL when it gives none; an unquoted {@code SYSDATE} is never
+ *       a user property. Oracle date arithmetic on dates (Instants: {@code enq_time}, SYSDATE, date
+ *       user properties): {@code date + n}, {@code n + date}, {@code date - n} move by n days
+ *       ({@code SYSDATE + 1/24} is an hour later; fractions to the millisecond, rounded half up),
+ *       {@code date - date} is the difference in days (a BigDecimal); other operators on a date, and
+ *       {@code date + date}, give NULL. {@code TRUNC(date[, format])}: the start (UTC) of the day,
+ *       or of the unit a format names ({@code 'YYYY' 'Q' 'MM' 'IW' 'DD' 'HH' 'MI'} and their Oracle
+ *       synonyms). Not in selectors.</li>
  * </ul>
  *
  * <h2>Semantics</h2>

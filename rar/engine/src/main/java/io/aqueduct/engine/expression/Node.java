@@ -4,9 +4,13 @@ import java.util.Set;
 
 /** A node of a parsed expression tree. Immutable; evaluation is thread-safe. */
 abstract class Node {
-    /** The static type of a node, as far as it is known when parsing. */
+    /**
+     * The static type of a node, as far as it is known when parsing; any node may also be NULL.
+     * ANY: not known (a condition too, such as a boolean user property); VALUE: a value of a type
+     * not known when parsing (a number or a date, say) but never a condition.
+     */
     enum Kind {
-        BOOLEAN, NUMBER, STRING, TIMESTAMP, XML, ANY
+        BOOLEAN, NUMBER, STRING, TIMESTAMP, XML, VALUE, ANY
     }
 
     static final int P_OR = 1;

@@ -1,6 +1,15 @@
 package io.aqueduct.engine.expression;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.DateTimeException;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -154,6 +163,46 @@ final class Nodes {
         @Override
         void references(Set<String> out) {
             out.add(property.column);
+        }
+    }
+
+    /**
+     * {@code SYSDATE} / {@code SYSTIMESTAMP} (conditions and value expressions, not selectors): the
+     * current time the view gives ({@link MessageView#sysdate}), NULL when it gives none. Reads no
+     * message property and not the payload.
+     */
+    static final class Sysdate extends Node {
+        static final String SYSDATE = "SYSDATE";
+        static final String SYSTIMESTAMP = "SYSTIMESTAMP";
+        /** SYSDATE or SYSTIMESTAMP, as written (upper case). */
+        final String spelling;
+
+        Sysdate(int pos, String spelling) {
+            super(pos);
+            this.spelling = spelling;
+        }
+
+        /** The spelling when name is SYSDATE or SYSTIMESTAMP (any case), else null. */
+        static String lookup(String name) {
+            if (SYSDATE.equalsIgnoreCase(name)) {
+                return SYSDATE;
+            }
+            return SYSTIMESTAMP.equalsIgnoreCase(name) ? SYSTIMESTAMP : null;
+        }
+
+        @Override
+        Object eval(MessageView m) {
+            return m.sysdate();
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.TIMESTAMP;
+        }
+
+        @Override
+        void print(StringBuilder sb) {
+            sb.append(spelling);
         }
     }
 
@@ -872,7 +921,46 @@ final class Nodes {
 
         @Override
         Kind kind() {
-            return ops[ops.length - 1] == CONCAT ? Kind.STRING : Kind.NUMBER;
+            if (selector || level != P_ADD) {
+                return ops[ops.length - 1] == CONCAT ? Kind.STRING : Kind.NUMBER;
+            }
+            Kind k = operands[0].kind();
+            for (int i = 0; i < ops.length; i++) {
+                k = additiveKind(k, ops[i], operands[i + 1].kind());
+            }
+            return k;
+        }
+
+        /**
+         * The kind of {@code left op right} at the additive level of a condition or value
+         * expression, with Oracle date arithmetic ({@link Values#dateArithmetic}). A date operand
+         * whose other operand may be a date too (ANY) gives a date or NULL, or a number or a date
+         * (VALUE); {@code date + date} and {@code number - date} are always NULL (VALUE).
+         */
+        static Kind additiveKind(Kind left, char op, Kind right) {
+            if (op == CONCAT) {
+                return Kind.STRING;
+            }
+            boolean leftDate = left == Kind.TIMESTAMP;
+            boolean rightDate = right == Kind.TIMESTAMP;
+            boolean leftOpen = left == Kind.ANY || left == Kind.VALUE;
+            boolean rightOpen = right == Kind.ANY || right == Kind.VALUE;
+            if (op == Values.ADD) {
+                if (leftDate && rightDate) {
+                    return Kind.VALUE; // NULL
+                }
+                if (leftDate || rightDate) {
+                    return Kind.TIMESTAMP; // a date, or NULL
+                }
+                return leftOpen || rightOpen ? Kind.VALUE : Kind.NUMBER;
+            }
+            if (leftDate) {
+                return rightDate ? Kind.NUMBER : rightOpen ? Kind.VALUE : Kind.TIMESTAMP;
+            }
+            if (rightDate) {
+                return Kind.NUMBER; // date - date, or NULL (number - date)
+            }
+            return leftOpen ? Kind.VALUE : Kind.NUMBER;
         }
 
         @Override
@@ -1003,7 +1091,9 @@ final class Nodes {
         SUBSTR(2, 3, Node.Kind.STRING),
         TRIM(1, 1, Node.Kind.STRING),
         NVL(2, 2, Node.Kind.ANY),
-        ABS(1, 1, Node.Kind.NUMBER);
+        ABS(1, 1, Node.Kind.NUMBER),
+        TRUNC(1, 2, Node.Kind.VALUE),
+        ROUND(1, 2, Node.Kind.NUMBER);
 
         final int minArgs;
         final int maxArgs;
@@ -1083,6 +1173,17 @@ final class Nodes {
                     return a != null ? a : args[1].eval(m);
                 case ABS:
                     return abs(Values.asNumber(a));
+                case TRUNC:
+                    if (a instanceof Instant i) {
+                        if (args.length == 1) {
+                            return DateUnit.DAY.truncate(i);
+                        }
+                        DateUnit unit = DateUnit.lookup(Values.asString(args[1].eval(m)));
+                        return unit == null ? null : unit.truncate(i);
+                    }
+                    return roundNumber(m, Values.asNumber(a), RoundingMode.DOWN);
+                case ROUND:
+                    return roundNumber(m, Values.asNumber(a), RoundingMode.HALF_UP);
                 default:
                     return substr(m, Values.asString(a));
             }
@@ -1101,6 +1202,53 @@ final class Nodes {
             }
             BigDecimal bd = Values.big(n);
             return bd == null ? null : bd.abs();
+        }
+
+        /**
+         * Oracle TRUNC / ROUND of a number to {@code args[1]} digits after the point (0 when not
+         * given; negative: before the point; a fraction counts as its integer part). Integers stay
+         * Long (BigDecimal when out of range), doubles stay Double, the rest is BigDecimal.
+         */
+        private Number roundNumber(MessageView m, Number n, RoundingMode mode) {
+            if (n == null) {
+                return null;
+            }
+            long digits = 0;
+            if (args.length > 1) {
+                Number d = Values.asNumber(args[1].eval(m));
+                BigDecimal bd = d == null ? null : Values.big(d);
+                if (bd == null) {
+                    return null;
+                }
+                bd = bd.setScale(0, RoundingMode.DOWN);
+                digits = bd.compareTo(BigDecimal.valueOf(1000)) > 0 ? 1000
+                        : bd.compareTo(BigDecimal.valueOf(-1000)) < 0 ? -1000 : bd.longValue();
+            }
+            if (Values.isIntegral(n) && digits >= 0) {
+                return n instanceof Long ? n : Long.valueOf(n.longValue());
+            }
+            BigDecimal bd = Values.big(n);
+            if (bd == null) {
+                return n instanceof Double || n instanceof Float ? n : null; // NaN, infinities
+            }
+            BigDecimal r;
+            if (digits >= bd.scale()) {
+                r = bd; // nothing after that digit
+            } else if (digits < -(bd.precision() - bd.scale()) - 1) {
+                r = BigDecimal.ZERO; // every digit is below the one kept
+            } else {
+                r = bd.setScale((int) digits, mode);
+                if (r.scale() < 0) {
+                    r = r.setScale(0);
+                }
+            }
+            if (n instanceof Double || n instanceof Float) {
+                return r.doubleValue();
+            }
+            if (Values.isIntegral(n)) {
+                return r.toBigInteger().bitLength() < 64 ? (Number) r.longValueExact() : r;
+            }
+            return r;
         }
 
         /** Oracle SUBSTR: 1-based, 0 counts as 1, negative counts from the end; NULL when out of range. */
@@ -1131,6 +1279,10 @@ final class Nodes {
 
         @Override
         Kind kind() {
+            if (function == Function.TRUNC) {
+                Kind k = args[0].kind();
+                return k == Kind.TIMESTAMP ? Kind.TIMESTAMP : k == Kind.ANY || k == Kind.VALUE ? Kind.VALUE : Kind.NUMBER;
+            }
             return function.kind;
         }
 
@@ -1144,6 +1296,73 @@ final class Nodes {
                 args[i].print(sb);
             }
             sb.append(')');
+        }
+    }
+
+    /** The units of {@code TRUNC(date, format)}, by their Oracle format models; UTC. */
+    enum DateUnit {
+        YEAR("YYYY", "SYYYY", "YYY", "YY", "Y", "YEAR", "SYEAR"),
+        QUARTER("Q"),
+        MONTH("MM", "MON", "MONTH", "RM"),
+        ISO_WEEK("IW"),
+        DAY("DD", "DDD", "J"),
+        HOUR("HH", "HH12", "HH24"),
+        MINUTE("MI");
+
+        final String[] formats;
+
+        DateUnit(String... formats) {
+            this.formats = formats;
+        }
+
+        /** The unit a format names (case-insensitive, blanks ignored), or null. */
+        static DateUnit lookup(String format) {
+            if (format == null) {
+                return null;
+            }
+            String f = format.strip();
+            for (DateUnit u : values()) {
+                for (String s : u.formats) {
+                    if (s.equalsIgnoreCase(f)) {
+                        return u;
+                    }
+                }
+            }
+            return null;
+        }
+
+        /** The start (UTC) of the unit holding the instant; null beyond the range of dates. */
+        Instant truncate(Instant i) {
+            try {
+                LocalDateTime t = LocalDateTime.ofInstant(i, ZoneOffset.UTC);
+                LocalDate d = t.toLocalDate();
+                switch (this) {
+                    case YEAR:
+                        t = d.withDayOfYear(1).atStartOfDay();
+                        break;
+                    case QUARTER:
+                        t = d.withDayOfMonth(1).withMonth((d.getMonthValue() - 1) / 3 * 3 + 1).atStartOfDay();
+                        break;
+                    case MONTH:
+                        t = d.withDayOfMonth(1).atStartOfDay();
+                        break;
+                    case ISO_WEEK:
+                        t = d.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).atStartOfDay();
+                        break;
+                    case DAY:
+                        t = d.atStartOfDay();
+                        break;
+                    case HOUR:
+                        t = t.truncatedTo(ChronoUnit.HOURS);
+                        break;
+                    default:
+                        t = t.truncatedTo(ChronoUnit.MINUTES);
+                        break;
+                }
+                return t.toInstant(ZoneOffset.UTC);
+            } catch (DateTimeException e) {
+                return null;
+            }
         }
     }
 

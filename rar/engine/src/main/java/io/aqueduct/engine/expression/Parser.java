@@ -495,7 +495,8 @@ final class Parser {
             Node n = parseMultiplicative();
             requireOperand(n);
             operands.add(n);
-            ops.append(op.is(Token.Type.PLUS) ? Values.ADD : op.is(Token.Type.MINUS) ? Values.SUB : Chain.CONCAT);
+            char c = op.is(Token.Type.PLUS) ? Values.ADD : op.is(Token.Type.MINUS) ? Values.SUB : Chain.CONCAT;
+            ops.append(c);
         }
         return new Chain(first.pos, operands.toArray(new Node[0]), ops.toString().toCharArray(), Node.P_ADD, selector);
     }
@@ -747,6 +748,10 @@ final class Parser {
             return new PayloadPath(pos, names(segments, k + 1), display.toString());
         }
         if (k == last) {
+            String now = k == 0 && head.is(Token.Type.IDENT) ? Nodes.Sysdate.lookup(head.text) : null;
+            if (now != null) {
+                return new Nodes.Sysdate(pos, now);
+            }
             MessageProperty p = head.is(Token.Type.IDENT) ? MessageProperty.lookup(head.text) : null;
             if (p != null) {
                 return new MessagePropertyRef(pos, p, display.toString());
@@ -809,7 +814,7 @@ final class Parser {
         Nodes.Function f = Nodes.Function.lookup(name.text);
         XPathFunction x = XPathFunction.lookup(name.text);
         if (f == null && x == null) {
-            throw error(name, "a function (UPPER, LOWER, LENGTH, SUBSTR, TRIM, NVL, ABS, EXTRACT, EXISTSNODE, EXTRACTVALUE)");
+            throw error(name, "a function (UPPER, LOWER, LENGTH, SUBSTR, TRIM, NVL, ABS, TRUNC, ROUND, EXTRACT, EXISTSNODE, EXTRACTVALUE)");
         }
         enter();
         List<Node> args = arguments(x != null ? 2 : f.maxArgs);
@@ -819,7 +824,35 @@ final class Parser {
             return xpathCall(name.pos, x, args.get(0), args.get(1), false);
         }
         checkArity(name, args, f.minArgs, f.maxArgs, f.name());
+        if (f == Nodes.Function.TRUNC || f == Nodes.Function.ROUND) {
+            checkRounding(f, args);
+        }
         return new FunctionCall(name.pos, f, args.toArray(new Node[0]));
+    }
+
+    /**
+     * TRUNC(date[, format]), TRUNC(number[, digits]), ROUND(number[, digits]): a literal second
+     * argument that cannot apply (a format that is not one, digits that are not a number) is refused
+     * when parsing, as LIKE patterns and XPaths are; other mismatches are NULL when evaluated.
+     */
+    private void checkRounding(Nodes.Function f, List<Node> args) {
+        Kind k = args.get(0).kind();
+        if (args.size() < 2 || !(args.get(1) instanceof Literal l) || l.value == null) {
+            return;
+        }
+        boolean date = f == Nodes.Function.TRUNC && k == Kind.TIMESTAMP;
+        boolean number = f == Nodes.Function.ROUND || (k != Kind.TIMESTAMP && k != Kind.ANY && k != Kind.VALUE);
+        boolean isFormat = l.value instanceof String s && Nodes.DateUnit.lookup(s) != null;
+        boolean isDigits = l.value instanceof Number || (l.value instanceof String s && Values.parseNumber(s) != null);
+        if (date && !isFormat) {
+            throw error(args.get(1), "a TRUNC date format ('YYYY', 'Q', 'MM', 'IW', 'DD', 'HH', 'MI')");
+        }
+        if (number && !isDigits) {
+            throw error(args.get(1), "a number of digits");
+        }
+        if (!isFormat && !isDigits) {
+            throw error(args.get(1), "a number of digits or a TRUNC date format ('YYYY', 'Q', 'MM', 'IW', 'DD', 'HH', 'MI')");
+        }
     }
 
     private Node method(Node target, Token name) {

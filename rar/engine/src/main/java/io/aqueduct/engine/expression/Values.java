@@ -425,8 +425,80 @@ final class Values {
     static final char MUL = '*';
     static final char DIV = '/';
 
+    /** Milliseconds in a day: Oracle date arithmetic counts in days. */
+    private static final BigDecimal DAY_MILLIS = BigDecimal.valueOf(86_400_000L);
+    private static final BigDecimal DAY_SECONDS = BigDecimal.valueOf(86_400L);
+
+    /**
+     * Arithmetic: on numbers (numeric strings included) a Number; with a date (an Instant) operand
+     * Oracle date arithmetic ({@link #dateArithmetic}). NULL for NULL operands, non-numbers,
+     * division by zero or overflow.
+     */
+    static Object arithmetic(char op, Object a, Object b) {
+        if (a instanceof Instant || b instanceof Instant) {
+            return dateArithmetic(op, a, b);
+        }
+        return numeric(op, a, b);
+    }
+
+    /**
+     * Oracle date arithmetic: {@code date + n} and {@code n + date} are the date n days later
+     * (fractions of a day to the millisecond, rounded half up: {@code 1/24} is an hour),
+     * {@code date - n} n days earlier, {@code date - date} the difference in days (a BigDecimal);
+     * anything else with a date ({@code date + date}, {@code n - date}, {@code * /}) and NULL
+     * operands give NULL, as do results outside the range of Instant.
+     */
+    static Object dateArithmetic(char op, Object a, Object b) {
+        if (a == null || b == null) {
+            return null;
+        }
+        try {
+            if (a instanceof Instant x) {
+                if (b instanceof Instant y) {
+                    return op == SUB ? daysBetween(y, x) : null;
+                }
+                if (op != ADD && op != SUB) {
+                    return null;
+                }
+                Long ms = dayMillis(asNumber(b));
+                if (ms == null) {
+                    return null;
+                }
+                return op == ADD ? x.plusMillis(ms) : x.minusMillis(ms);
+            }
+            if (op != ADD) {
+                return null;
+            }
+            Long ms = dayMillis(asNumber(a));
+            return ms == null ? null : ((Instant) b).plusMillis(ms);
+        } catch (ArithmeticException | java.time.DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** A number of days as milliseconds, rounded half up; null for null or out of range. */
+    private static Long dayMillis(Number days) {
+        BigDecimal d = days == null ? null : big(days);
+        if (d == null || d.abs().compareTo(BigDecimal.valueOf(1_000_000_000L)) > 0) {
+            return null; // far beyond the range of Instant (about 3.65E8 days either way)
+        }
+        return d.multiply(DAY_MILLIS).setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
+    }
+
+    /** {@code to - from} in days, exact to the nanosecond as far as 34 digits go. */
+    static BigDecimal daysBetween(Instant from, Instant to) {
+        java.time.Duration d = java.time.Duration.between(from, to);
+        BigDecimal seconds = BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9));
+        BigDecimal days = seconds.divide(DAY_SECONDS, MC);
+        if (days.signum() == 0) {
+            return BigDecimal.ZERO;
+        }
+        days = days.stripTrailingZeros();
+        return days.scale() < 0 ? days.setScale(0) : days;
+    }
+
     /** Arithmetic on numbers (numeric strings included); NULL for NULL operands, non-numbers, division by zero or overflow. */
-    static Number arithmetic(char op, Object a, Object b) {
+    static Number numeric(char op, Object a, Object b) {
         Number x = asNumber(a);
         Number y = asNumber(b);
         if (x == null || y == null) {

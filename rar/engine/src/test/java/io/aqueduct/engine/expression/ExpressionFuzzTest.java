@@ -31,7 +31,8 @@ class ExpressionFuzzTest {
         "'RUSH'", "'O''Brien'", "''", "'%'", "'_'", "'a!%' ESCAPE '!'", "'", "''''", "\"", "\"\"",
         "0", "1", "42", "-7", "3.14", "1e3", "1E-3", "2.5E+10", "9223372036854775807", "99999999999999999999999",
         "1e999", ".5", "5.", "0x1F",
-        "UPPER(", "LOWER(", "LENGTH(", "SUBSTR(", "TRIM(", "NVL(", "ABS(", "frob(",
+        "UPPER(", "LOWER(", "LENGTH(", "SUBSTR(", "TRIM(", "NVL(", "ABS(", "TRUNC(", "ROUND(", "frob(",
+        "SYSDATE", "systimestamp", "'HH'", "'MM'", "1/24",
         "extract(", "existsNode(", "extractValue(", ".extract(", ".existsNode(", ".getStringVal()",
         ".getNumberVal()", ".getClobVal()", "'/ORDER_TYP/ORDERTYPE/text()'", "'/ORDER_TYP/CUSTOMER/COUNTRY[text()=\"USA\"]'",
         "'/a['", "'count(/x)'", "'//*'",
@@ -70,6 +71,8 @@ class ExpressionFuzzTest {
                     .userProperty("express", true).payload(p).build());
         }
         out.add(MessageSnapshot.builder().build());
+        out.add(MessageSnapshot.builder().enqueueTime(Instant.EPOCH).sysdate(Instant.parse("2024-05-01T10:17:42.345Z"))
+                .userProperty("region", Instant.MAX).userProperty("amount", 2.5d).build());
         return out;
     }
 
@@ -212,7 +215,8 @@ class ExpressionFuzzTest {
         int choice = depth > 4 ? r.nextInt(4) : r.nextInt(8);
         switch (choice) {
             case 0:
-                return pick(r, "priority", "tab.corrid", "enq_time", "delay", "retry_count", "msgid", "region", "amount");
+                return pick(r, "priority", "tab.corrid", "enq_time", "delay", "retry_count", "msgid", "region", "amount",
+                        "SYSDATE", "systimestamp");
             case 1:
                 return pick(r, "tab.user_data.orderregion", "user_data.customer.country", "orderno", "tab.user_data.n",
                         "tab.user_data.items", "tab.user_data");
@@ -227,7 +231,13 @@ class ExpressionFuzzTest {
             case 5:
                 return "-" + value(r, depth + 1).replaceFirst("^-", "");
             case 6:
-                return pick(r, "UPPER(", "LOWER(", "LENGTH(", "TRIM(", "ABS(") + value(r, depth + 1) + ")";
+                if (r.nextInt(4) == 0) {
+                    // a literal second argument of TRUNC must suit the first (a date format or digits)
+                    return r.nextBoolean()
+                            ? "ROUND(" + value(r, depth + 1) + ", " + pick(r, "2", "-1", "'1'", "NULL", "amount") + ")"
+                            : "TRUNC(" + value(r, depth + 1) + ", " + pick(r, "NULL", "amount", "region") + ")";
+                }
+                return pick(r, "UPPER(", "LOWER(", "LENGTH(", "TRIM(", "ABS(", "TRUNC(", "ROUND(") + value(r, depth + 1) + ")";
             default:
                 return "(" + value(r, depth + 1) + ")";
         }
