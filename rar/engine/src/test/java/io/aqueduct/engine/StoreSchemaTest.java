@@ -223,6 +223,93 @@ class StoreSchemaTest {
     }
 
     @Test
+    void a_version_3_store_gains_propagation_tables_views_and_consumer_destinations_and_keeps_its_messages(@TempDir Path dir)
+            throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        io.aqueduct.api.Agent west = io.aqueduct.api.Agent.named("West");
+        long qid;
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().createQueueTable("V3_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT)
+                    .multipleConsumers(true));
+            engine.admin().createQueue("V3_Q", "V3_QT", QueueProperties.create());
+            engine.admin().startQueue("V3_Q", true, true);
+            engine.admin().addSubscriber("V3_Q", west, null);
+            s.enqueue("V3_Q", null, Message.of("pending for West, written by schema 3"));
+            s.commit();
+            qid = engine.admin().queue("V3_Q").qid();
+        }
+        // schema 3 as it was: no propagation tables or views, no consumer destinations
+        execute(dir, "DROP VIEW USER_QUEUE_SCHEDULES");
+        execute(dir, "DROP VIEW DBA_QUEUE_SCHEDULES");
+        for (String table : List.of("AQ_SCHEDULE", "AQ_DBLINK", "AQ_PROPAGATION_RECEIPT")) {
+            execute(dir, "DROP TABLE " + table);
+        }
+        execute(dir, TestStore.CURRENT.kind == TestStore.Kind.MARIADB
+                ? "DROP INDEX AQ_MESSAGE_CONSUMER_DEST ON AQ_MESSAGE_CONSUMER" : "DROP INDEX AQ_MESSAGE_CONSUMER_DEST");
+        execute(dir, "ALTER TABLE AQ_MESSAGE_CONSUMER DROP COLUMN DEST");
+        execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = 3");
+        assertThat(indexes(dir, "AQ_MESSAGE_CONSUMER")).doesNotContain("AQ_MESSAGE_CONSUMER_DEST");
+
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            DequeueOptions asWest = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT).consumerName("West");
+            assertThat(s.dequeue("V3_Q", asWest).text()).isEqualTo("pending for West, written by schema 3");
+            s.commit();
+        }
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+        assertThat(indexes(dir, "AQ_MESSAGE_CONSUMER")).contains("AQ_MESSAGE_CONSUMER_DEST");
+        assertThat(indexes(dir, "AQ_PROPAGATION_RECEIPT")).contains("AQ_PROPAGATION_RECEIPT_SOURCE");
+        try (java.sql.Connection c = admin(dir); java.sql.Statement s = c.createStatement()) {
+            // the consumers written by schema 3 are local ones
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*), COUNT(DEST) FROM AQ_MESSAGE_CONSUMER")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).isPositive();
+                assertThat(rs.getInt(2)).isZero();
+            }
+            s.executeUpdate("INSERT INTO AQ_DBLINK (NAME, URL, USERNAME, PASSWORD, CREATED_MS)"
+                    + " VALUES ('REMOTE_DB', 'jdbc:derby:memory:remote', 'AQ', NULL, 1)");
+            s.executeUpdate("INSERT INTO AQ_PROPAGATION_RECEIPT (ID, QID, SOURCE, CREATED_MS) VALUES ('src:1', " + qid
+                    + ", 'src', 1)");
+            s.executeUpdate("INSERT INTO AQ_SCHEDULE (QID, DESTINATION, START_MS, DURATION, NEXT_TIME, LATENCY, DISABLED,"
+                    + " FAILURES, TOTAL_TIME_MS, TOTAL_NUMBER, TOTAL_BYTES, MAX_NUMBER, MAX_BYTES, WINDOWS, WINDOW_NUMBER,"
+                    + " WINDOW_BYTES) VALUES (" + qid + ", 'REMOTE_DB', 86400000, NULL, NULL, 60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)");
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT QNAME, DESTINATION, START_TIME, SCHEDULE_DISABLED"
+                    + " FROM DBA_QUEUE_SCHEDULES")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1) + "@" + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4))
+                        .isEqualTo("V3_Q@REMOTE_DB 00:00:00 N");
+                assertThat(rs.next()).isFalse();
+            }
+        }
+        // a second start finds the schema current and changes nothing
+        durableEngine(dir).close();
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+    }
+
+    /** The names (upper case) of the indexes of one of the store's tables. */
+    private static List<String> indexes(Path dir, String table) throws java.sql.SQLException {
+        List<String> names = new ArrayList<>();
+        try (java.sql.Connection c = admin(dir)) {
+            java.sql.DatabaseMetaData md = c.getMetaData();
+            String schema = TestStore.CURRENT.kind == TestStore.Kind.MARIADB ? null : "APP";
+            String name = TestStore.CURRENT.kind == TestStore.Kind.POSTGRES ? table.toLowerCase(java.util.Locale.ROOT) : table;
+            try (java.sql.ResultSet rs = md.getIndexInfo(c.getCatalog(), schema, name, false, false)) {
+                while (rs.next()) {
+                    if (rs.getString("INDEX_NAME") != null) {
+                        names.add(rs.getString("INDEX_NAME").toUpperCase(java.util.Locale.ROOT));
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
+    @Test
     void a_store_of_a_newer_aqueduct_is_refused_and_left_as_it_was(@TempDir Path dir) throws Exception {
         TestStore.CURRENT.assumeConfigured();
         if (TestStore.CURRENT.shared()) {
