@@ -240,9 +240,9 @@ class PropagationScheduleTest extends MultiConsumerFixture {
         book("fine");
         propagate();
         assertThat(shipped()).containsExactly("lost", "broken", "fine"); // West_Shipping takes every message
-        assertThat(statesByConsumer("OE_ORDERS_MQTAB", lost)).containsEntry("NOWHERE", "UNDELIVERABLE")
-                .containsEntry(WEST.toUpperCase(), "PROCESSED");
-        assertThat(statesByConsumer("OE_ORDERS_MQTAB", broken)).containsEntry("BROKEN", "UNDELIVERABLE");
+        assertThat(statesByConsumer("OE_ORDERS_MQTAB", lost)).containsEntry("Nowhere", "UNDELIVERABLE")
+                .containsEntry(WEST, "PROCESSED");
+        assertThat(statesByConsumer("OE_ORDERS_MQTAB", broken)).containsEntry("Broken", "UNDELIVERABLE");
         PropagationSchedule s = schedule();
         assertThat(s.failures()).as("an application error is not a failure of the schedule").isZero();
         assertThat(s.lastErrorMessage()).as("the last refusal: the missing queue").contains("25205");
@@ -298,5 +298,46 @@ class PropagationScheduleTest extends MultiConsumerFixture {
         admin.stopQueue(OE_Q, true, true, true);
         admin.dropQueue(OE_Q);
         assertThat(admin.propagationSchedules()).isEmpty();
+    }
+
+    @Test
+    void nextTimeStartsEachWindowFromTheEndOfTheOneBefore() {
+        Instant start = clock.now();
+        // AQ's example: windows of 300 s, the next one 900 s after a window ends
+        admin.schedulePropagation(OE_Q, null, start, 300L, "SYSDATE + 900/86400", 0);
+        book("first window");
+        propagate();
+        assertThat(shipped()).containsExactly("first window");
+
+        clock.advance(Duration.ofSeconds(301));
+        book("between windows");
+        assertThat(propagate()).isEqualTo(start.plusSeconds(1200).toEpochMilli());
+        assertThat(shipped()).isEmpty();
+        assertThat(schedule().nextRun()).isEqualTo(start.plusSeconds(1200));
+
+        clock.advance(Duration.ofSeconds(1200 - 301));
+        propagate();
+        assertThat(shipped()).containsExactly("between windows");
+        PropagationSchedule s = schedule();
+        assertThat(s.currentStart()).isEqualTo(start.plusSeconds(1200));
+        assertThat(s.totalNumber()).isEqualTo(2);
+        assertThat(s.maxNumber()).isEqualTo(1);
+        assertThat(s.averageNumber()).isEqualTo(1.0);
+    }
+
+    @Test
+    void alterReplacesDurationNextTimeAndLatencyWhileTheScheduleRuns() {
+        admin.schedulePropagation(OE_Q, null, null, null, null, 0);
+        book("before");
+        propagate();
+        admin.alterPropagationSchedule(OE_Q, null, 60L, "TRUNC(SYSDATE, 'HH') + 1/24", 25);
+        PropagationSchedule s = schedule();
+        assertThat(s.windowSeconds()).isEqualTo(60L);
+        assertThat(s.nextTime()).isEqualTo("TRUNC(SYSDATE, 'HH') + 1/24");
+        assertThat(s.latencySeconds()).isEqualTo(25);
+        expectError(AqError.INVALID_EXPRESSION, () -> admin.alterPropagationSchedule(OE_Q, null, 60L, "TRUNC(", 0));
+        expectError(AqError.INVALID_VALUE, () -> admin.alterPropagationSchedule(OE_Q, null, 60L, "SYSDATE - 1/24", 0));
+        assertThat(schedule().nextTime()).as("a refused alter changes nothing").isEqualTo("TRUNC(SYSDATE, 'HH') + 1/24");
+        assertThat(shipped()).containsExactly("before");
     }
 }

@@ -114,6 +114,7 @@ final class Windows {
             this.sysdate = sysdate;
         }
 
+        @Override
         public Instant sysdate() {
             return sysdate;
         }
