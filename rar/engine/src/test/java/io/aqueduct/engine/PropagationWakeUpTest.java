@@ -1,0 +1,39 @@
+package io.aqueduct.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.aqueduct.api.Agent;
+import io.aqueduct.api.DequeueOptions;
+import io.aqueduct.api.EnqueueOptions;
+import io.aqueduct.api.Message;
+import io.aqueduct.api.PayloadType;
+import io.aqueduct.api.QueueProperties;
+import io.aqueduct.api.QueueSession;
+import io.aqueduct.api.QueueTableProperties;
+import io.aqueduct.api.SortOrder;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reference 000, "Blocking dequeue": an application can wait on a remote queue, and the propagator
+ * wakes it when it has propagated a message there. With latency 0 the engine's own propagation
+ * loop moves a message as soon as the enqueue commits, without anyone driving it.
+ */
+class PropagationWakeUpTest extends MultiConsumerFixture {
+
+    @Test
+    void aDequeuerBlockedOnTheDestinationIsWokenByPropagation() throws Exception {
+        multiConsumerQueue("OE_Q", "OE_MQTAB", PayloadType.TEXT, SortOrder.ENQ_TIME, QueueProperties.create());
+        startedQueue("WS_Q", "WS_QTAB", QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
+        admin.addSubscriber("OE_Q", new Agent(null, "WS_Q", 0), null);
+        admin.schedulePropagation("OE_Q", null, null, null, null, 0);
+        FutureTask<Message> waiting = blockedDequeue("WS_Q", DequeueOptions.create().waitSeconds(DequeueOptions.FOREVER));
+
+        QueueSession s = session();
+        s.enqueue("OE_Q", EnqueueOptions.create(), Message.of("booked"));
+        s.commit();
+
+        assertThat(waiting.get(30, TimeUnit.SECONDS).text()).isEqualTo("booked");
+    }
+}
