@@ -17,7 +17,6 @@ import io.aqueduct.engine.queue.RemoteAddress;
 import io.aqueduct.engine.queue.Subscriber;
 import io.aqueduct.engine.session.EngineSession;
 import io.aqueduct.engine.session.PropagatedMessage;
-import io.aqueduct.engine.store.ConsumerStateEntity;
 import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.NodeIdentity;
@@ -80,6 +79,8 @@ final class ScheduleRun implements AutoCloseable {
     /** Links whose leftover receipts (of a crash between the two commits) are still to be swept. */
     private final Set<String> sweepDue = new HashSet<>();
     private final Set<String> swept = new HashSet<>();
+    /** Batches run by this node: each takes its parts under a transaction id of its own. */
+    private long batches;
 
     ScheduleRun(Catalog catalog, AqClock clock, NodeIdentity node, Function<String, EngineSession> localSessions,
             DatabaseLinks links, TransformationCatalog transformations, DeserializationFilter filter, Set<String> inDoubt,
@@ -278,18 +279,33 @@ final class ScheduleRun implements AutoCloseable {
             }
         }
         parts.removeIf(p -> !inDoubt.isEmpty() && inDoubt.contains(p.msgid)); // an in-doubt branch holds it: its outcome first
-        List<Part> taken = new ArrayList<>(parts.size());
+        if (parts.isEmpty()) {
+            return parts;
+        }
         LocalDateTime at = LocalDateTime.ofEpochSecond(Math.floorDiv(now, 1000), (int) Math.floorMod(now, 1000) * 1_000_000,
                 ZoneOffset.UTC);
-        for (Part p : parts) {
-            int n = em.createNamedQuery(ConsumerStateEntity.CONSUME).setParameter("processed", ConsumerStates.PROCESSED)
-                    .setParameter("t", at).setParameter("u", user).setParameter("tid", sessionId).setParameter("id", p.id)
+        // one statement per 500 parts; the batch's own transaction id tells which it took when not all were READY
+        String tid = sessionId + "." + (++batches);
+        List<String> ids = parts.stream().map(Part::id).toList();
+        int changed = 0;
+        for (int i = 0; i < ids.size(); i += 500) {
+            changed += em.createQuery("UPDATE ConsumerStateEntity c SET c.state = :processed, c.dequeueTime = :t,"
+                    + " c.dequeueUser = :u, c.dequeueTransaction = :tid WHERE c.id IN :ids AND c.state = :ready")
+                    .setParameter("processed", ConsumerStates.PROCESSED).setParameter("t", at).setParameter("u", user)
+                    .setParameter("tid", tid).setParameter("ids", ids.subList(i, Math.min(ids.size(), i + 500)))
                     .setParameter("ready", ConsumerStates.READY).executeUpdate();
-            if (n == 1) {
-                taken.add(p); // else it expired or was taken a moment ago
+        }
+        if (changed == parts.size()) {
+            return parts;
+        }
+        Set<String> taken = new HashSet<>();
+        for (int i = 0; i < ids.size(); i += 500) {
+            for (Object id : em.createQuery("SELECT c.id FROM ConsumerStateEntity c WHERE c.id IN :ids AND c.dequeueTransaction = :tid")
+                    .setParameter("ids", ids.subList(i, Math.min(ids.size(), i + 500))).setParameter("tid", tid).getResultList()) {
+                taken.add(((String) id).trim());
             }
         }
-        return taken;
+        return parts.stream().filter(p -> taken.contains(p.id)).toList(); // the others expired or went a moment ago
     }
 
     private static Part part(Object[] r) {
