@@ -144,4 +144,56 @@ class PropagationTest extends MultiConsumerFixture {
             expectError(AqError.INVALID_VALUE, () -> admin.dropDatabaseLink("OVERSEAS"));
         }
     }
+
+    @Test
+    void databaseLinksAreCheckedBeforeAnythingIsWritten() {
+        expectError(AqError.INVALID_NAME, () -> admin.createDatabaseLink("1abc", "jdbc:postgresql://h/db", "u", "p"));
+        expectError(AqError.INVALID_NAME, () -> admin.createDatabaseLink("x'; DROP TABLE AQ_DBLINK --", "jdbc:derby:x", null, null));
+        expectError(AqError.NAME_TOO_LONG, () -> admin.createDatabaseLink("L" + "x".repeat(128), "jdbc:derby:x", null, null));
+        expectError(AqError.INVALID_VALUE, () -> admin.createDatabaseLink("SHIPPING", " ", null, null));
+        expectError(AqError.INVALID_VALUE, () -> admin.createDatabaseLink("SHIPPING", "jdbc:" + "x".repeat(1100), null, null));
+        expectError(AqError.INVALID_VALUE, () -> admin.createDatabaseLink("SHIPPING", "jdbc:derby:a\u0000b", null, null));
+        assertThat(admin.databaseLinks()).isEmpty();
+        admin.createDatabaseLink("shipping.example.com", "jdbc:postgresql://127.0.0.1:1/none", "ship", "secret");
+        expectError(AqError.DATABASE_LINK_EXISTS, () -> admin.createDatabaseLink("SHIPPING.EXAMPLE.COM", "jdbc:derby:y", null, null));
+        assertThat(admin.databaseLinks()).singleElement().satisfies(l -> {
+            assertThat(l.name()).isEqualTo("SHIPPING.EXAMPLE.COM");
+            assertThat(l.user()).isEqualTo("ship");
+            assertThat(l.toString()).doesNotContain("secret");
+        });
+        expectError(AqError.DATABASE_LINK_NOT_FOUND, () -> admin.dropDatabaseLink("NOWHERE"));
+        admin.dropDatabaseLink("shipping.example.com");
+        assertThat(admin.databaseLinks()).isEmpty();
+    }
+
+    @Test
+    void aLinkWhoseStoreCannotBeReachedIsAFailureThatBacksOff() {
+        admin.createDatabaseLink("DOWN", "jdbc:postgresql://127.0.0.1:1/none", "nobody", null);
+        admin.addSubscriber(OE_Q, new Agent(null, "TS_Q@DOWN", 0), "corrid = 'INTL'");
+        admin.schedulePropagation(OE_Q, "DOWN", null, null, null, 0);
+        QueueSession s = session();
+        s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("intl", MessageProperties.create().correlation("INTL")));
+        s.commit();
+        engine.propagator().runDue();
+        PropagationSchedule schedule = admin.propagationSchedule(OE_Q, "DOWN");
+        assertThat(schedule.failures()).isEqualTo(1);
+        assertThat(schedule.lastErrorMessage()).contains("12541").contains("DOWN");
+        assertThat(schedule.nextRun()).isEqualTo(clock.now().plusSeconds(30));
+    }
+
+    @Test
+    void anExceptionQueueNameIsKeptWhereItNamesAnExceptionQueueOfTheDestinationTable() {
+        admin.createQueue("WS_EXCP", "WS_ORDERS_QTAB", QueueProperties.create().queueType(io.aqueduct.api.QueueType.EXCEPTION));
+        admin.createQueue("OE_EXCP", "OE_ORDERS_MQTAB", QueueProperties.create().queueType(io.aqueduct.api.QueueType.EXCEPTION));
+        admin.schedulePropagation(OE_Q, null, null, null, null, 0);
+        QueueSession s = session();
+        s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("w", MessageProperties.create().correlation("WEST")
+                .exceptionQueue("OE_EXCP")));
+        s.commit();
+        engine.propagator().runDue();
+        Message m = s.dequeue(WS_Q, FIRST_NO_WAIT);
+        assertThat(m.properties().exceptionQueue()).as("OE_EXCP is not an exception queue of WS_ORDERS_QTAB: the default applies")
+                .isNull();
+        s.commit();
+    }
 }
