@@ -74,15 +74,18 @@ class PropagationTest extends MultiConsumerFixture {
     }
 
     @Test
-    void theOriginalMsgidAtTheDestinationIsTheSourceMsgid() {
+    void theOriginalMsgidAtTheDestinationIsTheSourceMsgid() throws Exception {
         admin.schedulePropagation(OE_Q, null, null, null, null, 0);
         QueueSession s = session();
         MessageId id = s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("w", MessageProperties.create().correlation("WEST")));
         s.commit();
         engine.propagator().runDue();
-        Message m = s.dequeue(WS_Q, FIRST_NO_WAIT);
+        Message m = s.dequeue(WS_Q, FIRST_NO_WAIT.copy().mode(io.aqueduct.api.DequeueMode.BROWSE));
         assertThat(m.properties().originalMessageId()).isEqualTo(id);
         assertThat(m.id()).isNotEqualTo(id);
+        // the AQ$ views chain the two: MSGID at the source, ORIGINAL_MSGID at the destination
+        assertThat(viewColumn("WS_ORDERS_QTAB", m.id(), "ORIGINAL_MSGID")).isEqualTo(id.toString());
+        assertThat(viewColumn("OE_ORDERS_MQTAB", id, "MSG_STATE")).isEqualTo("PROCESSED");
         s.commit();
     }
 

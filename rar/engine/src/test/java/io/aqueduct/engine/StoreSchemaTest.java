@@ -238,6 +238,7 @@ class StoreSchemaTest {
             engine.admin().startQueue("V3_Q", true, true);
             engine.admin().addSubscriber("V3_Q", west, null);
             s.enqueue("V3_Q", null, Message.of("pending for West, written by schema 3"));
+            s.enqueue("V3_Q", null, Message.of("still pending for West after the migration"));
             s.commit();
             qid = engine.admin().queue("V3_Q").qid();
         }

@@ -125,6 +125,9 @@ public final class DerbyDialect implements Dialect {
         }
         if (from < 4) {
             createSchemaV4(c);
+            if (from >= 1) {
+                recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_MSGID
+            }
         }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {

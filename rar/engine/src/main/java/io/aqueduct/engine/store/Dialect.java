@@ -60,6 +60,21 @@ public interface Dialect {
 
     void dropQueueTableView(Connection c, String owner, String queueTable) throws SQLException;
 
+    /** Re-creates every queue table's AQ$ view: a migration that changed the view's columns (schema 4: ORIGINAL_MSGID). */
+    default void recreateQueueTableViews(Connection c) throws SQLException {
+        java.util.List<Object[]> tables = new java.util.ArrayList<>();
+        try (java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT OWNER, NAME, QT_ID, MULTIPLE_CONSUMERS FROM AQ_QUEUE_TABLE")) {
+            while (rs.next()) {
+                tables.add(new Object[] {rs.getString(1).trim(), rs.getString(2).trim(), rs.getLong(3), rs.getInt(4) == 1});
+            }
+        }
+        for (Object[] t : tables) {
+            dropQueueTableView(c, (String) t[0], (String) t[1]);
+            createQueueTableView(c, (String) t[0], (String) t[1], (Long) t[2], (Boolean) t[3]);
+        }
+    }
+
     /** A suffix that makes a candidate SELECT read without waiting for row locks (it re-checks later). */
     String dirtyReadSuffix();
 

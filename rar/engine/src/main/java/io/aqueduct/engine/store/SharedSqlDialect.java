@@ -148,6 +148,9 @@ abstract class SharedSqlDialect implements Dialect {
             }
             if (version < 4) {
                 createSchemaV4(s);
+                if (version >= 1) {
+                    recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_MSGID
+                }
             }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
