@@ -431,7 +431,8 @@ public final class TimeManager implements DueWork, AutoCloseable {
                 continue; // the branch's resolution asks again
             }
             MessageEntity m = em.find(MessageEntity.class, msgid);
-            if (m == null || m.state != MessageState.READY.code()) {
+            // a WAITING one too: propagation may deliver a message before its delay ends (the destination waits the rest)
+            if (m == null || (m.state != MessageState.READY.code() && m.state != MessageState.WAITING.code())) {
                 continue;
             }
             long pending = em.createQuery("SELECT COUNT(c) FROM ConsumerStateEntity c WHERE c.msgid = :id"
