@@ -134,6 +134,24 @@ class DequeueConditionTest extends MultiConsumerFixture {
     }
 
     @Test
+    void a_condition_may_compare_with_SYSDATE_the_engine_clock_now() {
+        multiConsumerQueue(Q, QT, PayloadType.TEXT, SortOrder.ENQ_TIME, QueueProperties.create());
+        admin.addSubscriber(Q, Agent.named("A"), null);
+        QueueSession s = session();
+        s.enqueue(Q, Message.of("old"));
+        s.commit();
+        clock.advance(java.time.Duration.ofHours(2));
+        s.enqueue(Q, Message.of("new"));
+        s.commit();
+
+        // older than an hour: enq_time before SYSDATE - 1/24 (days)
+        assertThat(s.dequeue(Q, as("A").condition("enq_time < SYSDATE - 1/24")).text()).isEqualTo("old");
+        s.commit();
+        expectError(io.aqueduct.api.AqError.NO_MESSAGE, () -> s.dequeue(Q, as("A").condition("enq_time < SYSDATE - 1/24")));
+        assertThat(drain(s, Q, "A")).containsExactly("new");
+    }
+
+    @Test
     void a_condition_no_message_satisfies_finds_nothing_and_leaves_the_messages_untouched() throws Exception {
         priorityQueueWithAandB();
         QueueSession s = session();

@@ -334,7 +334,7 @@ final class Dequeuer {
             }
             MessageView view = MessageSnapshot.builder().priority(m.priority).correlation(m.correlation)
                     .enqueueTime(m.enqueueTime.toInstant(ZoneOffset.UTC)).delay(delaySeconds(m)).expiration(m.expiration)
-                    .retryCount(m.retryCount).senderName(m.senderName).messageId(id.trim())
+                    .retryCount(m.retryCount).senderName(m.senderName).messageId(id.trim()).sysdate(context.clock().now())
                     .userProperties(UserPropertiesCodec.decode(m.userProperties, id.trim()))
                     .payload(PayloadView.lazy(meta.table().payloadType(), () -> PayloadCodec.decode(meta.table(), m.payloadBytes(), context.limits().deserializationFilter())))
                     .build();

@@ -82,7 +82,7 @@ final class Recipients {
 
     static MessageView view(QueueMeta meta, Message m, Instant now) {
         MessageProperties p = m.properties();
-        return MessageSnapshot.builder().priority(p.priority()).correlation(p.correlation()).enqueueTime(now)
+        return MessageSnapshot.builder().priority(p.priority()).correlation(p.correlation()).enqueueTime(now).sysdate(now)
                 .delay(p.delay()).expiration(p.expiration()).retryCount(0)
                 .senderName(p.sender() == null ? null : p.sender().name()).userProperties(p.userProperties())
                 .payload(meta.table().payloadType(), m.payload()).build();
