@@ -25,8 +25,10 @@ import javax.transaction.xa.XAResource;
 
 /**
  * The Aqueduct resource adapter: starts the queue engine on its store when the adapter starts
- * (the time manager runs as work of the adapter's WorkManager), hands queue sessions to the
- * outbound connection factories and delivers messages to message-driven beans.
+ * (its long-running loops run as work of the adapter's WorkManager: the time manager and the
+ * propagation loop, and on a shared store the attempt ledger and the two cross-node signal loops,
+ * five at most), hands queue sessions to the outbound connection factories and delivers messages
+ * to message-driven beans (one more Work per MDB session).
  */
 @Connector(
         displayName = "Aqueduct",
@@ -64,8 +66,9 @@ public class AqResourceAdapter implements ResourceAdapter {
             defaultValue = "AQUEDUCT")
     private String user = "AQUEDUCT";
 
-    @ConfigProperty(description = "Run the time manager (delay, expiration, retry delay, retention). Turn it off "
-            + "only on a node that must not move messages in time.", defaultValue = "true")
+    @ConfigProperty(description = "Run the time manager (delay, expiration, retry delay, retention) and the "
+            + "propagation schedules. Turn it off only on a node that must not move messages in time (nor propagate "
+            + "them).", defaultValue = "true")
     private Boolean timeManagerEnabled = Boolean.TRUE;
 
     @ConfigProperty(description = "Queue tables and queues to create (and start) when the adapter starts, if missing: "
@@ -116,7 +119,8 @@ public class AqResourceAdapter implements ResourceAdapter {
             } else {
                 b.jdbc(storeUrl.trim(), blankToNull(storeUser), blankToNull(storePassword));
             }
-            // the time manager, the cross-node signals and the attempt ledger: long Work, supervised by the container
+            // the time manager, propagation, the cross-node signals and the attempt ledger: long Work (up to five,
+            // two on Derby; as many again per database link to a store this JVM has not open), supervised by the container
             b.backgroundExecutor(task -> startWork(workManager, task));
             QueueDefinitions definitions = QueueDefinitions.parse(queueDefinitions == null || queueDefinitions.isBlank()
                     ? System.getProperty("aqueduct.queueDefinitions") : queueDefinitions);

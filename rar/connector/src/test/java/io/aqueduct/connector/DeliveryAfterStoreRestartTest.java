@@ -67,8 +67,8 @@ class DeliveryAfterStoreRestartTest {
 
     @Test
     void delivery_resumes_by_itself_after_the_server_was_stopped_and_started() throws Exception {
-        // the engine's loops are the container's Work: time manager, signal sender and receiver, attempt ledger
-        assertThat(ra.workManager.running()).as("the engine's background loops as Work").isEqualTo(4);
+        // the engine's loops are the container's Work: time manager, propagation, signal sender and receiver, attempt ledger
+        assertThat(ra.workManager.running()).as("the engine's background loops as Work").isEqualTo(5);
         TransactedEndpoints mdb = ra.activate(QUEUE, 2, m -> { });
         List<String> before = texts("before", 20);
         ra.enqueue(QUEUE, before);
@@ -90,7 +90,7 @@ class DeliveryAfterStoreRestartTest {
         report(String.format("server down %.1f s", seconds(upAt - downAt)), mdb, enqueuedAt - upAt, resumedAt - upAt);
         assertEveryOneDeliveredOnce(mdb, all(before, after));
         assertThat(ra.workManager.running()).as("the background loops and the 2 delivery workers outlived the outage")
-                .isEqualTo(6);
+                .isEqualTo(7);
         assertThat(ra.workManager.failures()).isEmpty();
     }
 

@@ -521,10 +521,12 @@ public final class AqueductEngine implements AqStore {
 
         /**
          * Runs every long-running loop of the engine as a task of this executor instead of on
-         * daemon threads of its own: the time manager (when it runs), and on PostgreSQL / MariaDB the
-         * cross-node signal sender and receiver and the attempt ledger's clearing loop. In a
-         * container this is the resource adapter's WorkManager; it must run up to four tasks at once
-         * for the engine's lifetime (they end when the engine closes).
+         * daemon threads of its own: the time manager and the propagation loop (when the time manager
+         * runs), and on PostgreSQL / MariaDB the cross-node signal sender and receiver and the attempt
+         * ledger's clearing loop. In a container this is the resource adapter's WorkManager; it must
+         * run up to five tasks at once for the engine's lifetime (two on Derby; they end when the
+         * engine closes), and as many again for each database link's store that propagation opens
+         * (a store this JVM has open already is shared, not opened twice).
          */
         public Builder backgroundExecutor(java.util.concurrent.Executor executor) {
             this.backgroundExecutor = executor;
