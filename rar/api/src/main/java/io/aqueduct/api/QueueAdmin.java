@@ -173,6 +173,16 @@ public interface QueueAdmin {
      */
     void createDatabaseLink(String name, String url, String user, String password);
 
+    /**
+     * Changes a database link's store, user and password (ALTER DATABASE LINK), checked as
+     * {@link #createDatabaseLink}; the schedules that use it keep it. Propagation lets go of the
+     * store it reached and connects with the new settings at its next batch (a batch in progress
+     * ends on the old ones); on a shared store every node does. Missing: 2019.
+     *
+     * @return false when the link had exactly these settings already (nothing was written)
+     */
+    boolean alterDatabaseLink(String name, String url, String user, String password);
+
     /** Drops a database link; one that a schedule uses is refused (24097). Missing: 2019. */
     void dropDatabaseLink(String name);
 

@@ -199,4 +199,48 @@ class PropagationTest extends MultiConsumerFixture {
                 .isNull();
         s.commit();
     }
+
+    @Test
+    void anAlteredDatabaseLinkReachesItsNewStoreFromTheNextBatchOn() {
+        String first = databaseName + "_ts1";
+        String second = databaseName + "_ts2";
+        try (AqueductEngine ts1 = overseasStore(first); AqueductEngine ts2 = overseasStore(second)) {
+            admin.createDatabaseLink("overseas", "jdbc:derby:memory:" + first, null, null);
+            admin.addSubscriber(OE_Q, new Agent("Overseas_Shipping", "TS_BOOKEDORDERS_QUE@OVERSEAS", 0), "corrid = 'INTL'");
+            admin.schedulePropagation(OE_Q, "OVERSEAS", null, null, null, 0);
+            QueueSession s = session();
+            s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("before", MessageProperties.create().correlation("INTL")));
+            s.commit();
+            engine.propagator().runDue();
+
+            assertThat(admin.alterDatabaseLink("OVERSEAS", "jdbc:derby:memory:" + first, null, null))
+                    .as("the same settings: nothing to change").isFalse();
+            assertThat(admin.alterDatabaseLink("Overseas", " jdbc:derby:memory:" + second + " ", "TS", "secret")).isTrue();
+            assertThat(admin.databaseLinks()).singleElement().satisfies(l -> {
+                assertThat(l.url()).isEqualTo("jdbc:derby:memory:" + second);
+                assertThat(l.user()).isEqualTo("TS");
+            });
+            s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("after", MessageProperties.create().correlation("INTL")));
+            s.commit();
+            engine.propagator().runDue();
+
+            try (QueueSession one = ts1.openSession(); QueueSession two = ts2.openSession()) {
+                assertThat(drain(one, "TS_BOOKEDORDERS_QUE", as("Overseas_Shipping"))).containsExactly("before");
+                assertThat(drain(two, "TS_BOOKEDORDERS_QUE", as("Overseas_Shipping"))).containsExactly("after");
+            }
+            assertThat(admin.propagationSchedule(OE_Q, "OVERSEAS").failures()).isZero();
+            expectError(AqError.DATABASE_LINK_NOT_FOUND, () -> admin.alterDatabaseLink("NOWHERE", "jdbc:derby:memory:x", null, null));
+            expectError(AqError.INVALID_VALUE, () -> admin.alterDatabaseLink("OVERSEAS", " ", null, null));
+        }
+    }
+
+    private AqueductEngine overseasStore(String name) {
+        AqueductEngine e = AqueductEngine.builder().clock(clock).user("TS").timeManager(false).derbyInMemory(name).start();
+        e.admin().createQueueTable("TS_ORDERS_MQTAB", QueueTableProperties.create().payloadType(PayloadType.TEXT)
+                .multipleConsumers(true));
+        e.admin().createQueue("TS_BOOKEDORDERS_QUE", "TS_ORDERS_MQTAB", QueueProperties.create());
+        e.admin().startQueue("TS_BOOKEDORDERS_QUE", true, true);
+        e.admin().addSubscriber("TS_BOOKEDORDERS_QUE", Agent.named("Overseas_Shipping"), null);
+        return e;
+    }
 }

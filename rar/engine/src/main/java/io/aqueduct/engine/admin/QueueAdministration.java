@@ -777,6 +777,11 @@ public final class QueueAdministration implements QueueAdmin {
     }
 
     @Override
+    public boolean alterDatabaseLink(String name, String url, String user, String password) {
+        return links.alter(name, url, user, password);
+    }
+
+    @Override
     public void dropDatabaseLink(String name) {
         links.drop(name);
     }

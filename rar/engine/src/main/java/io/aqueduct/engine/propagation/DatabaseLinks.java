@@ -27,7 +27,15 @@ public final class DatabaseLinks implements AutoCloseable {
     private final OwnTransactions own;
     private final LinkedStore.Opener opener;
     private final AqClock clock;
-    private final Map<String, LinkedStore> open = new ConcurrentHashMap<>();
+    private final Map<String, Opened> open = new ConcurrentHashMap<>();
+
+    /** A link's store as propagation opened it, with the settings it was opened with. */
+    private record Opened(LinkedStore store, String url, String user, String password) {
+        boolean current(DatabaseLinkEntity e) {
+            return store.isOpen() && url.equals(e.url) && java.util.Objects.equals(user, e.user)
+                    && java.util.Objects.equals(password, e.password);
+        }
+    }
 
     public DatabaseLinks(OwnTransactions own, LinkedStore.Opener opener, AqClock clock) {
         this.own = own;
@@ -38,18 +46,7 @@ public final class DatabaseLinks implements AutoCloseable {
     /** Creates a link; checked first (44003 / 24019 name, 24097 URL or user, 2011 exists). */
     public synchronized void create(String name, String url, String user, String password) {
         String link = RemoteAddress.linkName(name);
-        if (url == null || url.isBlank()) {
-            throw new AqException(AqError.INVALID_VALUE, "A database link needs the store it reaches: a JDBC URL"
-                    + " (jdbc:postgresql://..., jdbc:mariadb://..., jdbc:derby:...) or a Derby store directory.");
-        }
-        StorableText.check(url, "A database link's URL");
-        StorableText.check(user, "A database link's user");
-        StorableText.check(password, "A database link's password");
-        if (url.length() > MAX_URL_CHARS || (user != null && user.length() > MAX_USER_CHARS)
-                || (password != null && password.length() > MAX_URL_CHARS)) {
-            throw new AqException(AqError.INVALID_VALUE, "A database link's URL and password have at most " + MAX_URL_CHARS
-                    + " characters, its user at most " + MAX_USER_CHARS + ".");
-        }
+        check(url, user, password);
         own.run(c -> c.work(em -> {
             if (em.find(DatabaseLinkEntity.class, link) != null) {
                 throw new AqException(AqError.DATABASE_LINK_EXISTS, "Database link " + link + " already exists.");
@@ -63,6 +60,45 @@ public final class DatabaseLinks implements AutoCloseable {
             em.persist(e);
             return null;
         }));
+    }
+
+    /**
+     * Changes a link's URL, user and password, checked as {@link #create} (2019 unknown); false when
+     * it had exactly these. The store it opened is let go at propagation's next use of the link
+     * ({@link #store} compares), on every node of a shared store, so a batch in progress is not cut.
+     */
+    public synchronized boolean alter(String name, String url, String user, String password) {
+        String link = RemoteAddress.linkName(name);
+        check(url, user, password);
+        return own.run(c -> c.work(em -> {
+            DatabaseLinkEntity e = em.find(DatabaseLinkEntity.class, link);
+            if (e == null) {
+                throw new AqException(AqError.DATABASE_LINK_NOT_FOUND, "There is no database link " + link + ".");
+            }
+            String u = url.strip();
+            if (u.equals(e.url) && java.util.Objects.equals(user, e.user) && java.util.Objects.equals(password, e.password)) {
+                return false;
+            }
+            e.url = u;
+            e.user = user;
+            e.password = password;
+            return true;
+        }));
+    }
+
+    private static void check(String url, String user, String password) {
+        if (url == null || url.isBlank()) {
+            throw new AqException(AqError.INVALID_VALUE, "A database link needs the store it reaches: a JDBC URL"
+                    + " (jdbc:postgresql://..., jdbc:mariadb://..., jdbc:derby:...) or a Derby store directory.");
+        }
+        StorableText.check(url, "A database link's URL");
+        StorableText.check(user, "A database link's user");
+        StorableText.check(password, "A database link's password");
+        if (url.length() > MAX_URL_CHARS || (user != null && user.length() > MAX_USER_CHARS)
+                || (password != null && password.length() > MAX_URL_CHARS)) {
+            throw new AqException(AqError.INVALID_VALUE, "A database link's URL and password have at most " + MAX_URL_CHARS
+                    + " characters, its user at most " + MAX_USER_CHARS + ".");
+        }
     }
 
     /** Drops a link no schedule uses (24097 otherwise; 2019 unknown), closing the store it opened. */
@@ -96,39 +132,48 @@ public final class DatabaseLinks implements AutoCloseable {
     }
 
     /**
-     * The store {@code link} reaches, opened on first use: 2019 when the link does not exist, 12541
-     * when its store cannot be opened (the cause says why).
+     * The store {@code link} reaches, opened on first use and again when the link was altered since
+     * (its row is read each time): 2019 when the link does not exist, 12541 when its store cannot be
+     * opened (the cause says why).
      */
     LinkedStore store(String link) {
-        LinkedStore s = open.get(link);
-        if (s != null && s.isOpen()) {
-            return s;
-        }
         DatabaseLinkEntity e = own.run(c -> c.work(em -> em.find(DatabaseLinkEntity.class, link)));
         if (e == null) {
             throw new AqException(AqError.DATABASE_LINK_NOT_FOUND, "There is no database link " + link
                     + ": create it with createDatabaseLink, or change the schedule's destination.");
         }
+        Opened o = open.get(link);
+        if (o != null && o.current(e)) {
+            return o.store();
+        }
         synchronized (this) {
-            s = open.get(link);
-            if (s != null && s.isOpen()) {
-                return s;
+            o = open.get(link);
+            if (o != null && o.current(e)) {
+                return o.store();
             }
+            if (o != null) {
+                if (o.store().isOpen()) {
+                    LOG.info("Database link " + link + " was altered: Aqueduct propagation now reaches " + e.url);
+                }
+                forget(link);
+            }
+            LinkedStore s;
             try {
                 s = opener.open(e.url, e.user, e.password);
             } catch (RuntimeException failure) {
                 throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "The store of database link " + link + " ("
                         + e.url + ") cannot be opened: " + failure.getMessage(), failure);
             }
-            open.put(link, s);
+            open.put(link, new Opened(s, e.url, e.user, e.password));
             return s;
         }
     }
 
     /** Lets go of a link's store (it failed, or the link was dropped): the next use opens it again. */
     void forget(String link) {
-        LinkedStore s = open.remove(link);
-        if (s != null) {
+        Opened o = open.remove(link);
+        if (o != null) {
+            LinkedStore s = o.store();
             try {
                 s.close();
             } catch (RuntimeException e) {

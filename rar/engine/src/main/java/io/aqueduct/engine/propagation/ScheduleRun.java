@@ -76,6 +76,8 @@ final class ScheduleRun implements AutoCloseable {
     private final String sessionId;
     private EngineSession local;
     private final Map<String, EngineSession> remote = new HashMap<>();
+    /** The store each remote session is on (a link altered since: another store). */
+    private final Map<String, LinkedStore> remoteStores = new HashMap<>();
     /** Links whose leftover receipts (of a crash between the two commits) are still to be swept. */
     private final Set<String> sweepDue = new HashSet<>();
     private final Set<String> swept = new HashSet<>();
@@ -639,10 +641,20 @@ final class ScheduleRun implements AutoCloseable {
     }
 
     private EngineSession remoteSession(String link) {
+        LinkedStore store = links.store(link); // another one when the link was altered
         EngineSession s = remote.get(link);
-        if (s == null || s.isClosed()) {
-            s = links.store(link).openSession(user);
+        if (s != null && (s.isClosed() || remoteStores.get(link) != store)) {
+            try {
+                s.close();
+            } catch (RuntimeException ignored) {
+                // its store is closed already
+            }
+            s = null;
+        }
+        if (s == null) {
+            s = store.openSession(user);
             remote.put(link, s);
+            remoteStores.put(link, store);
         }
         return s;
     }
