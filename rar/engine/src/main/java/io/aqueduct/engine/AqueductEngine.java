@@ -382,6 +382,9 @@ public final class AqueductEngine implements AqStore {
         if (closed) {
             return;
         }
+        // propagation first, on an engine still open: a batch in progress ends as it would have (on a
+        // closed engine it would fail and count as the schedule's failure, delaying it 30 s after a restart)
+        propagator.close();
         closed = true;
         if (identity != null) {
             OPEN.remove(identity, this);
@@ -389,7 +392,6 @@ public final class AqueductEngine implements AqStore {
         if (signals != null) {
             signals.close();
         }
-        propagator.close();
         links.close();
         timeManager.close();
         if (attemptLedger != null) {

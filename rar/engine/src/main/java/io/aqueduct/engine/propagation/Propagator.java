@@ -245,6 +245,10 @@ public final class Propagator implements AutoCloseable {
         } catch (ScheduleRun.ScheduleLost lost) {
             return now; // another node holds it now (or it was dropped): look again
         } catch (RuntimeException e) {
+            if (!running && started) {
+                runner.failed(s.destination);
+                return now; // stopping: what failed is the engine going away, not the schedule
+            }
             return failed(s, w, nextTime, e, clock.millis());
         }
         return windowEnd;
