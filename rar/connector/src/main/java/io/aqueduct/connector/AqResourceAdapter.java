@@ -73,9 +73,17 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     @ConfigProperty(description = "Queue tables and queues to create (and start) when the adapter starts, if missing: "
             + "definitions separated by ';', e.g. 'table OE.ORDERS_QTAB payload=JSON sort=priority,enq_time; "
-            + "queue OE.BOOKED_ORDERS table=OE.ORDERS_QTAB max_retries=4 retry_delay=43200'. Empty: the system "
-            + "property aqueduct.queueDefinitions, if set.", defaultValue = "")
+            + "queue OE.BOOKED_ORDERS table=OE.ORDERS_QTAB max_retries=4 retry_delay=43200'; also subscribers, "
+            + "transformations, database links and propagation schedules ('schedule OE.BOOKED_ORDERS latency=0'). "
+            + "Empty: the system property aqueduct.queueDefinitions, if set.", defaultValue = "")
     private String queueDefinitions = "";
+
+    @ConfigProperty(description = "Database links (names of other Aqueduct stores that propagation reaches) to create, "
+            + "or alter, when the adapter starts, before the queueDefinitions: 'link <name> url=<JDBC URL or Derby "
+            + "directory> user=<user> password=<password>', separated by ';'. Kept here rather than in queueDefinitions "
+            + "so that the passwords stay hidden. Empty: the system property aqueduct.databaseLinks, if set.",
+            defaultValue = "", confidential = true)
+    private String databaseLinks = "";
 
     @ConfigProperty(description = "Classes OBJECT payloads may hold besides the queue table's object type and its "
             + "package, the JDK's value classes and primitive arrays (or may not, with '!'), in the JDK's "
@@ -122,11 +130,15 @@ public class AqResourceAdapter implements ResourceAdapter {
             // the time manager, propagation, the cross-node signals and the attempt ledger: long Work (up to five,
             // two on Derby; as many again per database link to a store this JVM has not open), supervised by the container
             b.backgroundExecutor(task -> startWork(workManager, task));
+            // both parsed before the store opens: a malformed definition creates nothing
+            QueueDefinitions links = QueueDefinitions.parseLinks(databaseLinks == null || databaseLinks.isBlank()
+                    ? System.getProperty("aqueduct.databaseLinks") : databaseLinks);
             QueueDefinitions definitions = QueueDefinitions.parse(queueDefinitions == null || queueDefinitions.isBlank()
                     ? System.getProperty("aqueduct.queueDefinitions") : queueDefinitions);
             engine = b.start();
             try {
-                definitions.apply(engine.admin());
+                links.apply(engine.admin(), engine.defaultSchema());
+                definitions.apply(engine.admin(), engine.defaultSchema());
             } catch (RuntimeException e) {
                 engine.close();
                 engine = null;
@@ -328,6 +340,14 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setQueueDefinitions(String queueDefinitions) {
         this.queueDefinitions = queueDefinitions;
+    }
+
+    public String getDatabaseLinks() {
+        return databaseLinks;
+    }
+
+    public void setDatabaseLinks(String databaseLinks) {
+        this.databaseLinks = databaseLinks;
     }
 
     public String getDefaultSchema() {

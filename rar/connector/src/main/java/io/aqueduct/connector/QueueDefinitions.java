@@ -3,100 +3,245 @@ package io.aqueduct.connector;
 import io.aqueduct.api.Agent;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
+import io.aqueduct.api.DatabaseLinkInfo;
 import io.aqueduct.api.MessageGrouping;
 import io.aqueduct.api.PayloadType;
+import io.aqueduct.api.PropagationSchedule;
 import io.aqueduct.api.QueueAdmin;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.QueueType;
 import io.aqueduct.api.SortOrder;
 import io.aqueduct.api.SubscriberInfo;
+import io.aqueduct.api.TransformationInfo;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Queue tables and queues declared in the resource adapter's configuration, created (and started)
- * when the adapter starts if they do not exist yet, so that MDBs find their queues at deployment.
- * Definitions are separated by {@code ;}; each is a kind, a name and {@code key=value} settings:
+ * Queue tables, queues, subscribers, transformations, database links and propagation schedules
+ * declared in the resource adapter's configuration, created (queues also started) when the adapter
+ * starts if they do not exist yet, so that MDBs find their queues at deployment and propagation
+ * runs from the start. Definitions are separated by {@code ;}; each is a kind, a name and
+ * {@code key=value} settings, applied in the order given:
  *
  * <pre>
  * table OE.OE_orders_qtab payload=JSON sort=priority,enq_time multiple_consumers=false grouping=NONE;
  * queue OE.OE_bookedorders_que table=OE.OE_orders_qtab max_retries=4 retry_delay=43200 retention=0 type=NORMAL;
- * subscriber OE.OE_bookedorders_que name=WEST_SHIPPING rule="tab.user_data.region = 'WESTERN'"
+ * subscriber OE.OE_bookedorders_que name=WEST_SHIPPING rule="tab.user_data.region = 'WESTERN'";
+ * transformation OE.TO_SHIPPING from=JSON to=JSON attribute.orderno="source.user_data.orderno";
+ * subscriber OE.OE_bookedorders_que name=WS address=WS.WS_BOOKEDORDERS_QUE@SHIPPING transformation=OE.TO_SHIPPING;
+ * link SHIPPING url=jdbc:postgresql://shiphost/aq user=aq password=secret;
+ * schedule OE.OE_bookedorders_que destination=SHIPPING latency=0 duration=3600 next_time="SYSDATE + 1/24"
  * </pre>
  *
  * A subscriber (of a multi-consumer queue) is added after its queue: {@code name}, optional
- * {@code address} and {@code protocol}, optional {@code rule} (none: every message). A value with
- * spaces or {@code ;} is written in double quotes ({@code ""} inside them is one {@code "}).
- * Existing objects (a subscriber with the same name, address and protocol included) are left as
- * they are. A malformed definition stops the adapter with a message that names it.
+ * {@code address} and {@code protocol} (a remote subscriber), optional {@code rule} (none: every
+ * message) and {@code transformation}. A transformation is {@code from} / {@code to} types and
+ * either {@code function=<Transformer class>} or {@code attribute.<target attribute>=<expression>}
+ * settings. A link is {@code url} (required), {@code user}, {@code password}. A schedule is for
+ * its source queue and {@code destination} (a link; none: queues of this store), with {@code start}
+ * (an ISO-8601 instant, when it is created; none: now), {@code duration} (s; none: no end),
+ * {@code next_time} and {@code latency} (s; default 60, AQ's). A value with spaces or {@code ;} is
+ * written in double quotes ({@code ""} inside them is one {@code "}).
+ *
+ * <p>Existing tables, queues and subscribers (same name, address and protocol) are left as they
+ * are; an existing transformation, link or schedule whose settings differ from its definition is
+ * altered (one log line says so). Nothing is ever dropped. Each object created or altered is
+ * logged at INFO. A malformed definition stops the adapter, before anything is created, with a
+ * message that quotes it (passwords masked); one the store refuses stops it naming the definition.
  */
 public final class QueueDefinitions {
+    private static final Logger LOG = Logger.getLogger(QueueDefinitions.class.getName());
     private static final Set<String> TABLE_KEYS = Set.of("payload", "object_type", "sort", "multiple_consumers", "grouping", "comment");
     private static final Set<String> QUEUE_KEYS = Set.of("table", "max_retries", "retry_delay", "retention", "type", "comment");
-    private static final Set<String> SUBSCRIBER_KEYS = Set.of("name", "address", "protocol", "rule");
+    private static final Set<String> SUBSCRIBER_KEYS = Set.of("name", "address", "protocol", "rule", "transformation");
+    /** A transformation's settings {@code attribute.<target attribute>=<expression>}. */
+    private static final String ATTRIBUTE = "attribute.";
+    private static final Set<String> TRANSFORMATION_KEYS = Set.of("from", "to", "function", ATTRIBUTE + "<name>");
+    private static final Set<String> LINK_KEYS = Set.of("url", "user", "password");
+    private static final Set<String> SCHEDULE_KEYS = Set.of("destination", "start", "duration", "next_time", "latency");
+    /** AQ's default latency of SCHEDULE_PROPAGATION, in seconds. */
+    static final long DEFAULT_LATENCY_SECONDS = 60;
+    private static final Pattern PASSWORD = Pattern.compile("(?i)(password\\s*=\\s*)(\"(?:[^\"]|\"\")*\"?|\\S+)");
 
-    private record Definition(String kind, String name, Map<String, String> settings) {
+    /**
+     * One definition. {@code settings} keys are lower case, except the attribute names of a
+     * transformation's {@code attribute.<name>} (kept as written: JSON members are case-sensitive).
+     */
+    private record Definition(String kind, String name, Map<String, String> settings, String text) {
+        String label() {
+            return kind + " " + name;
+        }
+
+        /** The text as logs show it: passwords masked. */
+        String shown() {
+            return redact(text);
+        }
     }
 
     private final List<Definition> definitions;
+    /** What the definitions are called in messages: "queue definition" or "database link definition". */
+    private final String what;
 
-    private QueueDefinitions(List<Definition> definitions) {
+    private QueueDefinitions(List<Definition> definitions, String what) {
         this.definitions = definitions;
+        this.what = what;
     }
 
+    /** Parses the {@code queueDefinitions} text (null or blank: nothing); 24097 naming a malformed definition. */
     public static QueueDefinitions parse(String text) {
+        return parse(text, Set.of("table", "queue", "subscriber", "transformation", "link", "schedule"), "queue definition");
+    }
+
+    /**
+     * Parses the {@code databaseLinks} text: {@code link} definitions only (the adapter keeps it in a
+     * confidential property, for the passwords); 24097 naming a malformed one.
+     */
+    public static QueueDefinitions parseLinks(String text) {
+        return parse(text, Set.of("link"), "database link definition");
+    }
+
+    private static QueueDefinitions parse(String text, Set<String> kinds, String what) {
         List<Definition> out = new ArrayList<>();
         if (text == null) {
-            return new QueueDefinitions(out);
+            return new QueueDefinitions(out, what);
         }
-        for (String entry : split(text, ';', text)) {
+        for (String entry : split(text, ';', text, what)) {
             String trimmed = entry.trim();
             if (trimmed.isEmpty()) {
                 continue;
             }
             List<String> words = words(trimmed);
             if (words.size() < 2) {
-                throw bad(trimmed, "a definition is 'table <name> key=value ...', 'queue <name> table=<table> ...'"
-                        + " or 'subscriber <queue> name=<agent> rule=\"...\"'");
+                throw bad(what, trimmed, kinds.size() == 1 ? "a definition is 'link <name> url=... user=... password=...'"
+                        : "a definition is 'table <name> key=value ...', 'queue <name> table=<table> ...',"
+                        + " 'subscriber <queue> name=<agent> rule=\"...\"', 'transformation <name> from=<type> to=<type> ...',"
+                        + " 'link <name> url=...' or 'schedule <queue> destination=<link> ...'");
             }
             String kind = words.get(0).toLowerCase(Locale.ROOT);
+            if (!kinds.contains(kind)) {
+                throw bad(what, trimmed, "unknown kind '" + words.get(0) + "' (use " + String.join(", ", ordered(kinds)) + ")");
+            }
             Set<String> allowed = switch (kind) {
                 case "table" -> TABLE_KEYS;
                 case "queue" -> QUEUE_KEYS;
                 case "subscriber" -> SUBSCRIBER_KEYS;
-                default -> throw bad(trimmed, "unknown kind '" + words.get(0) + "' (use table, queue or subscriber)");
+                case "transformation" -> TRANSFORMATION_KEYS;
+                case "link" -> LINK_KEYS;
+                default -> SCHEDULE_KEYS;
             };
             Map<String, String> settings = new LinkedHashMap<>();
             for (int i = 2; i < words.size(); i++) {
                 String word = words.get(i);
                 int eq = word.indexOf('=');
                 if (eq <= 0 || word.startsWith("\"")) {
-                    throw bad(trimmed, "'" + word + "' is not key=value");
+                    throw bad(what, trimmed, "'" + word + "' is not key=value");
                 }
                 String key = word.substring(0, eq).toLowerCase(Locale.ROOT);
-                if (!allowed.contains(key)) {
-                    throw bad(trimmed, "unknown setting '" + key + "' (known: " + String.join(", ", allowed) + ")");
+                if (kind.equals("transformation") && key.startsWith(ATTRIBUTE)) {
+                    String attribute = word.substring(ATTRIBUTE.length(), eq);
+                    if (attribute.isBlank()) {
+                        throw bad(what, trimmed, "'" + word + "' names no attribute (attribute.<name>=<expression>)");
+                    }
+                    key = ATTRIBUTE + attribute;
+                } else if (!allowed.contains(key)) {
+                    throw bad(what, trimmed, "unknown setting '" + key + "' (known: " + String.join(", ", ordered(allowed)) + ")");
                 }
-                settings.put(key, unquote(word.substring(eq + 1), trimmed));
+                if (settings.containsKey(key)) {
+                    throw bad(what, trimmed, "'" + key + "' is given twice");
+                }
+                settings.put(key, unquote(word.substring(eq + 1), trimmed, what));
             }
-            if (kind.equals("queue") && !settings.containsKey("table")) {
-                throw bad(trimmed, "a queue needs table=<queue table>");
-            }
-            if (kind.equals("subscriber") && !settings.containsKey("name") && !settings.containsKey("address")) {
-                throw bad(trimmed, "a subscriber needs name=<agent name> (or address=<address>)");
-            }
-            out.add(new Definition(kind, words.get(1), settings));
+            check(kind, settings, trimmed, what);
+            out.add(new Definition(kind, words.get(1), settings, trimmed));
         }
-        return new QueueDefinitions(out);
+        return new QueueDefinitions(out, what);
+    }
+
+    /** What can be checked without the store, so that a mistake stops the adapter before anything is created. */
+    private static void check(String kind, Map<String, String> s, String entry, String what) {
+        switch (kind) {
+            case "queue" -> {
+                if (!s.containsKey("table")) {
+                    throw bad(what, entry, "a queue needs table=<queue table>");
+                }
+            }
+            case "subscriber" -> {
+                if (!s.containsKey("name") && !s.containsKey("address")) {
+                    throw bad(what, entry, "a subscriber needs name=<agent name> (or address=<address>)");
+                }
+                if (s.containsKey("protocol")) {
+                    wholeNumber(s.get("protocol"), "protocol", entry, what);
+                }
+            }
+            case "transformation" -> {
+                if (!s.containsKey("from") || !s.containsKey("to")) {
+                    throw bad(what, entry, "a transformation needs from=<type> and to=<type> (RAW, TEXT, JSON, XML or a class name)");
+                }
+                boolean attributes = s.keySet().stream().anyMatch(k -> k.startsWith(ATTRIBUTE));
+                if (s.containsKey("function") == attributes) {
+                    throw bad(what, entry, "a transformation needs either function=<Transformer class> or"
+                            + " attribute.<name>=<expression> settings, not both");
+                }
+            }
+            case "link" -> {
+                if (s.get("url") == null || s.get("url").isBlank()) {
+                    throw bad(what, entry, "a link needs url=<JDBC URL or Derby store directory>");
+                }
+            }
+            case "schedule" -> {
+                if (s.containsKey("start")) {
+                    try {
+                        Instant.parse(s.get("start"));
+                    } catch (DateTimeParseException e) {
+                        throw bad(what, entry, "start=" + s.get("start") + " is not an ISO-8601 instant such as 2030-01-01T06:00:00Z");
+                    }
+                }
+                if (s.containsKey("duration") && wholeNumber(s.get("duration"), "duration", entry, what) < 1) {
+                    throw bad(what, entry, "duration is a number of seconds, 1 or more (none: a window without end)");
+                }
+                if (s.containsKey("latency")) {
+                    wholeNumber(s.get("latency"), "latency", entry, what);
+                }
+                if (s.containsKey("next_time") && !s.containsKey("duration")) {
+                    throw bad(what, entry, "next_time needs a duration (without one the window never ends)");
+                }
+            }
+            default -> {
+                // tables: their values are checked when the table is created
+            }
+        }
+    }
+
+    private static long wholeNumber(String value, String key, String entry, String what) {
+        try {
+            long n = Long.parseLong(value);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw bad(what, entry, key + "=" + value + " is not a whole number of 0 or more");
+    }
+
+    private static List<String> ordered(Set<String> names) {
+        return names.stream().sorted().toList();
     }
 
     /** Splits on {@code separator} outside double quotes (quotes are kept). */
-    private static List<String> split(String text, char separator, String context) {
+    private static List<String> split(String text, char separator, String context, String what) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         boolean quoted = false;
@@ -113,7 +258,7 @@ public final class QueueDefinitions {
             }
         }
         if (quoted) {
-            throw bad(context.trim(), "a double quote is not closed");
+            throw bad(what, context.trim(), "a double quote is not closed");
         }
         out.add(current.toString());
         return out;
@@ -145,15 +290,15 @@ public final class QueueDefinitions {
     }
 
     /** A value as written: {@code "..."} loses its quotes ({@code ""} inside is one quote); else as is. */
-    private static String unquote(String value, String entry) {
+    private static String unquote(String value, String entry, String what) {
         if (!value.startsWith("\"")) {
             if (value.indexOf('"') >= 0) {
-                throw bad(entry, "quote the whole value: '" + value + "'");
+                throw bad(what, entry, "quote the whole value: '" + masked(value, entry) + "'");
             }
             return value;
         }
         if (value.length() < 2 || !value.endsWith("\"")) {
-            throw bad(entry, "the value " + value + " does not end with its closing double quote");
+            throw bad(what, entry, "the value " + masked(value, entry) + " does not end with its closing double quote");
         }
         String inner = value.substring(1, value.length() - 1);
         StringBuilder sb = new StringBuilder();
@@ -163,7 +308,7 @@ public final class QueueDefinitions {
                 if (i + 1 < inner.length() && inner.charAt(i + 1) == '"') {
                     i++;
                 } else {
-                    throw bad(entry, "a double quote inside " + value + " is written \"\"");
+                    throw bad(what, entry, "a double quote inside " + masked(value, entry) + " is written \"\"");
                 }
             }
             sb.append(c);
@@ -171,38 +316,218 @@ public final class QueueDefinitions {
         return sb.toString();
     }
 
-    private static AqException bad(String entry, String why) {
-        return new AqException(AqError.INVALID_VALUE, "Invalid queue definition '" + entry + "': " + why + ".");
+    /** A value shown in a message: hidden when it may be the password of the definition. */
+    private static String masked(String value, String entry) {
+        return redact(entry).contains(value) ? value : "***";
     }
 
-    /** Creates what is missing, in the order given, and starts the queues. */
+    /** The definition text with every password value replaced by ***: messages and logs never show one. */
+    static String redact(String text) {
+        Matcher m = PASSWORD.matcher(text);
+        return m.replaceAll(r -> Matcher.quoteReplacement(r.group(1) + "***"));
+    }
+
+    private static AqException bad(String what, String entry, String why) {
+        return new AqException(AqError.INVALID_VALUE, "Invalid " + what + " '" + redact(entry) + "': " + why + ".");
+    }
+
+    /** How many definitions there are. */
+    public int size() {
+        return definitions.size();
+    }
+
+    /** As {@link #apply(QueueAdmin, String)} for names whose schema is given, or unique without it. */
     public void apply(QueueAdmin admin) {
+        apply(admin, null);
+    }
+
+    /**
+     * Creates what is missing and alters what differs, in the order given, and starts the queues.
+     * {@code defaultSchema} (the engine's) resolves transformation names given without a schema.
+     */
+    public void apply(QueueAdmin admin, String defaultSchema) {
         for (Definition d : definitions) {
             try {
-                if (d.kind().equals("table")) {
-                    if (exists(() -> admin.queueTable(d.name()))) {
-                        continue;
-                    }
-                    admin.createQueueTable(d.name(), tableProperties(d));
-                } else if (d.kind().equals("subscriber")) {
-                    Agent agent = agent(d);
-                    if (!isSubscribed(admin, d.name(), agent)) {
-                        admin.addSubscriber(d.name(), agent, d.settings().get("rule"));
-                    }
-                } else {
-                    if (!exists(() -> admin.queue(d.name()))) {
-                        admin.createQueue(d.name(), d.settings().get("table"), queueProperties(d));
-                    }
-                    boolean exception = admin.queue(d.name()).queueType() == QueueType.EXCEPTION;
-                    admin.startQueue(d.name(), !exception, true);
+                switch (d.kind()) {
+                    case "table" -> table(admin, d);
+                    case "queue" -> queue(admin, d);
+                    case "subscriber" -> subscriber(admin, d, defaultSchema);
+                    case "transformation" -> transformation(admin, d, defaultSchema);
+                    case "link" -> link(admin, d);
+                    default -> schedule(admin, d);
                 }
             } catch (AqException e) {
-                throw new AqException(e.errorCode(), "Queue definition '" + d.kind() + " " + d.name() + "' failed: "
-                        + e.getMessage(), e);
+                throw new AqException(e.errorCode(), capitalized(what) + " '" + d.label() + "' failed: " + e.getMessage(), e);
             } catch (IllegalArgumentException e) {
-                throw bad(d.kind() + " " + d.name(), e.getMessage());
+                throw bad(what, d.label(), e.getMessage());
             }
         }
+    }
+
+    private static String capitalized(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    private static void table(QueueAdmin admin, Definition d) {
+        if (!exists(() -> admin.queueTable(d.name()))) {
+            admin.createQueueTable(d.name(), tableProperties(d));
+            LOG.info(() -> "Aqueduct created queue table " + d.name() + " (" + d.shown() + ")");
+        }
+    }
+
+    private static void queue(QueueAdmin admin, Definition d) {
+        if (!exists(() -> admin.queue(d.name()))) {
+            admin.createQueue(d.name(), d.settings().get("table"), queueProperties(d));
+            LOG.info(() -> "Aqueduct created queue " + d.name() + " (" + d.shown() + ")");
+        }
+        boolean exception = admin.queue(d.name()).queueType() == QueueType.EXCEPTION;
+        admin.startQueue(d.name(), !exception, true);
+    }
+
+    private static void subscriber(QueueAdmin admin, Definition d, String defaultSchema) {
+        Agent agent = agent(d);
+        String rule = d.settings().get("rule") == null || d.settings().get("rule").isBlank() ? null : d.settings().get("rule");
+        String transformation = d.settings().get("transformation");
+        SubscriberInfo existing = subscriberOf(admin, d.name(), agent);
+        if (existing == null) {
+            admin.addSubscriber(d.name(), agent, rule, transformation);
+            LOG.info(() -> "Aqueduct added subscriber " + describe(agent) + " to queue " + d.name() + " (" + d.shown() + ")");
+        } else if (!Objects.equals(existing.rule(), rule)
+                || !sameName(existing.transformation(), transformation, defaultSchema)) {
+            LOG.info(() -> "Aqueduct subscriber " + describe(agent) + " of queue " + d.name() + " exists with rule "
+                    + quoted(existing.rule()) + " and transformation " + quoted(existing.transformation())
+                    + ", not those of its definition: left as it is (alterSubscriber changes it)");
+        }
+    }
+
+    private static void transformation(QueueAdmin admin, Definition d, String defaultSchema) {
+        Map<String, String> s = d.settings();
+        Map<String, String> attributes = new LinkedHashMap<>();
+        s.forEach((k, v) -> {
+            if (k.startsWith(ATTRIBUTE)) {
+                attributes.put(k.substring(ATTRIBUTE.length()), v);
+            }
+        });
+        String function = s.get("function");
+        TransformationInfo existing = null;
+        for (TransformationInfo t : admin.transformations()) {
+            if (sameName(t.qualifiedName(), d.name(), defaultSchema)) {
+                existing = t;
+            }
+        }
+        if (existing == null) {
+            if (function != null) {
+                admin.createTransformation(d.name(), s.get("from"), s.get("to"), function);
+            } else {
+                admin.createTransformation(d.name(), s.get("from"), s.get("to"), attributes);
+            }
+            LOG.info(() -> "Aqueduct created transformation " + d.name() + " (" + d.shown() + ")");
+            return;
+        }
+        if (!existing.fromType().equalsIgnoreCase(s.get("from").strip()) || !existing.toType().equalsIgnoreCase(s.get("to").strip())) {
+            throw new AqException(AqError.INVALID_VALUE, "Transformation " + existing.qualifiedName() + " exists from "
+                    + existing.fromType() + " to " + existing.toType() + ", not from " + s.get("from") + " to " + s.get("to")
+                    + ": its types cannot be altered; drop it (and the subscribers using it) to define it anew.");
+        }
+        boolean same = function != null ? function.equals(existing.functionClass())
+                : existing.functionClass() == null && attributes.equals(existing.attributes());
+        if (!same) {
+            if (function != null) {
+                admin.modifyTransformation(d.name(), function);
+            } else {
+                admin.modifyTransformation(d.name(), attributes);
+            }
+            String name = existing.qualifiedName();
+            LOG.info(() -> "Aqueduct altered transformation " + name + " to its definition (" + d.shown() + ")");
+        }
+    }
+
+    private static void link(QueueAdmin admin, Definition d) {
+        Map<String, String> s = d.settings();
+        String name = d.name().strip().toUpperCase(Locale.ROOT);
+        boolean exists = false;
+        for (DatabaseLinkInfo l : admin.databaseLinks()) {
+            exists |= l.name().equals(name);
+        }
+        String shown = d.shown();
+        if (!exists) {
+            admin.createDatabaseLink(d.name(), s.get("url"), s.get("user"), s.get("password"));
+            LOG.info(() -> "Aqueduct created database link " + name + " (" + shown + ")");
+        } else if (admin.alterDatabaseLink(d.name(), s.get("url"), s.get("user"), s.get("password"))) {
+            LOG.info(() -> "Aqueduct altered database link " + name + " to its definition (" + shown + "): propagation"
+                    + " connects with the new settings from its next batch");
+        }
+    }
+
+    private static void schedule(QueueAdmin admin, Definition d) {
+        Map<String, String> s = d.settings();
+        String destination = s.get("destination");
+        Instant start = s.containsKey("start") ? Instant.parse(s.get("start")) : null;
+        Long duration = s.containsKey("duration") ? Long.valueOf(s.get("duration")) : null;
+        String nextTime = s.get("next_time");
+        long latency = s.containsKey("latency") ? Long.parseLong(s.get("latency")) : DEFAULT_LATENCY_SECONDS;
+        PropagationSchedule existing;
+        try {
+            existing = admin.propagationSchedule(d.name(), destination);
+        } catch (AqException e) {
+            if (e.errorCode() != AqError.SCHEDULE_NOT_FOUND) {
+                throw e;
+            }
+            existing = null;
+        }
+        String to = destination == null ? "this store's queues" : destination;
+        if (existing == null) {
+            admin.schedulePropagation(d.name(), destination, start, duration, nextTime, latency);
+            LOG.info(() -> "Aqueduct scheduled propagation from queue " + d.name() + " to " + to + " (" + d.shown() + ")");
+            return;
+        }
+        if (!Objects.equals(existing.windowSeconds(), duration) || !Objects.equals(existing.nextTime(), nextTime)
+                || existing.latencySeconds() != latency) {
+            admin.alterPropagationSchedule(d.name(), destination, duration, nextTime, latency);
+            PropagationSchedule was = existing;
+            LOG.info(() -> "Aqueduct altered the propagation schedule from queue " + d.name() + " to " + to
+                    + " to its definition (" + d.shown() + "); it had duration=" + was.windowSeconds() + " next_time="
+                    + quoted(was.nextTime()) + " latency=" + was.latencySeconds());
+        }
+        if (start != null && !start.equals(existing.startTime())) {
+            PropagationSchedule was = existing;
+            LOG.info(() -> "Aqueduct propagation schedule from queue " + d.name() + " to " + to + " keeps its start "
+                    + was.startTime() + ": start=" + s.get("start") + " applies when a schedule is created"
+                    + " (unschedule it to start it anew)");
+        }
+        if (existing.disabled()) {
+            PropagationSchedule was = existing;
+            LOG.warning(() -> "Aqueduct propagation schedule from queue " + d.name() + " to " + to + " is disabled"
+                    + (was.lastErrorMessage() == null ? "" : " (last error: " + was.lastErrorMessage() + ")")
+                    + ": it propagates nothing until enabled (enablePropagationSchedule)");
+        }
+    }
+
+    private static String quoted(String s) {
+        return s == null ? "none" : "\"" + s + "\"";
+    }
+
+    private static String describe(Agent a) {
+        return a.name() == null ? "at " + a.address() : a.name() + (a.address() == null ? "" : " at " + a.address());
+    }
+
+    /**
+     * Whether two names of a schema object are the same: {@code stored} qualified, {@code given} as
+     * written (without a schema: in {@code defaultSchema}, or any schema when that is unknown).
+     */
+    private static boolean sameName(String stored, String given, String defaultSchema) {
+        if (stored == null || given == null) {
+            return stored == null && given == null;
+        }
+        String s = stored.strip().toUpperCase(Locale.ROOT);
+        String g = given.strip().toUpperCase(Locale.ROOT);
+        if (g.indexOf('.') >= 0) {
+            return s.equals(g);
+        }
+        if (defaultSchema != null) {
+            return s.equals(defaultSchema.toUpperCase(Locale.ROOT) + "." + g);
+        }
+        return s.endsWith("." + g);
     }
 
     private static Agent agent(Definition d) {
@@ -211,16 +536,16 @@ public final class QueueDefinitions {
         return new Agent(s.get("name"), s.get("address"), protocol);
     }
 
-    /** A subscriber with the same name (case-insensitive), address and protocol is already there. */
-    private static boolean isSubscribed(QueueAdmin admin, String queue, Agent agent) {
+    /** The subscriber with the same name (case-insensitive), address and protocol, or null. */
+    private static SubscriberInfo subscriberOf(QueueAdmin admin, String queue, Agent agent) {
         for (SubscriberInfo s : admin.subscribers(queue)) {
             Agent a = s.agent();
             boolean sameName = a.name() == null ? agent.name() == null : a.name().equalsIgnoreCase(agent.name());
-            if (sameName && java.util.Objects.equals(a.address(), agent.address()) && a.protocol() == agent.protocol()) {
-                return true;
+            if (sameName && Objects.equals(a.address(), agent.address()) && a.protocol() == agent.protocol()) {
+                return s;
             }
         }
-        return false;
+        return null;
     }
 
     private static boolean exists(Runnable lookup) {
