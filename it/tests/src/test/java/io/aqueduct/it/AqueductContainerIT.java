@@ -223,6 +223,44 @@ class AqueductContainerIT {
         assertThatThrownBy(() -> enqueueShip("NORTHERN", 1, false, null)).hasMessageContaining("No recipients");
     }
 
+    /**
+     * Propagation declared in the adapter's queue definitions (pom.xml): IT.PROP_SRC's remote
+     * subscriber FORWARD has the address IT.PROP_DST (same store), and IT.PROP_SRC has a schedule
+     * with latency 0. An EJB enqueues into the source in its container transaction; the propagation
+     * loop (a Work of the adapter) moves the message; the probe's PropagatedMdb receives it from
+     * IT.PROP_DST with ORIGINAL_MSGID = the source message's id. A rolled-back enqueue goes nowhere.
+     */
+    @Test
+    @Order(40)
+    void aDeclaredScheduleCarriesWhatAnEjbEnqueuedToTheMdbOfTheDestinationQueue() {
+        String key = "IT.PROP_DST";
+        PROBE.call("reset", "queue", key);
+        List<String> sent = enqueue("IT.PROP_SRC", 2, "propagated", false);
+        List<String> rolledBack = enqueue("IT.PROP_SRC", 1, "rolled back", true);
+
+        Probe.await("the destination queue's MDB to receive both propagated messages", Duration.ofSeconds(30),
+                () -> sent.stream().noneMatch(id -> "none".equals(PROBE.call("propagated", "id", id).get("delivered"))));
+        Probe.stays("no delivery beyond the two", Duration.ofMillis(1_500), () -> deliveries(key) == 2);
+
+        TreeSet<String> deliveredIds = new TreeSet<>();
+        for (String id : sent) {
+            String delivered = PROBE.call("propagated", "id", id).get("delivered");
+            assertThat(delivered).as("the message delivered for source message " + id).isNotEqualTo(id);
+            deliveredIds.add(delivered);
+        }
+        assertThat(delivered(key)).as("what the MDB received: the propagated copies, ORIGINAL_MSGID = the source ids")
+                .isEqualTo(deliveredIds);
+        assertThat(PROBE.call("propagated", "id", rolledBack.get(0))).containsEntry("delivered", "none");
+    }
+
+    /** Enqueues {@code count} texts into {@code queue} in one container transaction of the probe's EJB; their ids. */
+    private static List<String> enqueue(String queue, int count, String text, boolean rollback) {
+        Map<String, String> r = PROBE.call("enqueue", "queue", queue, "count", String.valueOf(count), "text", text,
+                "rollback", String.valueOf(rollback));
+        assertThat(r).containsEntry("count", String.valueOf(count));
+        return Arrays.asList(r.get("ids").split(","));
+    }
+
     private static List<String> enqueueShip(String correlation, int count, boolean rollback, String recipients) {
         List<String> kv = new ArrayList<>(List.of("queue", "IT.SHIP_Q", "count", String.valueOf(count), "text",
                 correlation.toLowerCase(java.util.Locale.ROOT), "correlation", correlation, "rollback", String.valueOf(rollback)));

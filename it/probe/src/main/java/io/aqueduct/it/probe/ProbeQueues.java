@@ -24,6 +24,14 @@ public final class ProbeQueues {
     public static final String EAST = "EAST_SHIPPING";
     /** Subscribed to WESTERN and INTERNATIONAL; its MDB's dequeue condition takes INTERNATIONAL only. */
     public static final String OVERSEAS = "OVERSEAS_SHIPPING";
+    /**
+     * Propagation (the adapter's queue definitions): the multi-consumer IT.PROP_SRC (table
+     * IT.IT_MC_QTAB) has one subscriber, FORWARD, a remote one whose address is IT.PROP_DST, and a
+     * schedule with latency 0; {@link PropagatedMdb} consumes IT.PROP_DST (table IT.IT_QTAB).
+     */
+    public static final String PROPAGATION_SOURCE = "IT.PROP_SRC";
+    public static final String PROPAGATED = "IT.PROP_DST";
+
     /** No consumer: the EJB-enqueue benchmark's target. */
     public static final String SINK = "IT.SINK_Q";
 

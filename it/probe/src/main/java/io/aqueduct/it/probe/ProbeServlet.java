@@ -105,6 +105,11 @@ public class ProbeServlet extends HttpServlet {
                         + "\nnow=" + System.currentTimeMillis()
                         + (Boolean.parseBoolean(req.getParameter("ids")) ? "\nids=" + String.join(",", new java.util.TreeSet<>(d.keySet())) : "");
             }
+            case "propagated": {
+                // the id the propagated copy of source message id was delivered with (ORIGINAL_MSGID = id), or none
+                String delivered = Recorder.ORIGINALS.get(req.getParameter("id"));
+                return "delivered=" + (delivered == null ? "none" : delivered);
+            }
             case "received": {
                 Long t = Recorder.RECEIVED_AT.get(req.getParameter("id"));
                 return "receivedAt=" + (t == null ? -1 : t);

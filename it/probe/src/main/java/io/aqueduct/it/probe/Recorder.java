@@ -14,6 +14,8 @@ public final class Recorder {
     static final Map<String, Map<String, AtomicInteger>> DELIVERIES = new ConcurrentHashMap<>();
     /** Committed deliveries' receive times per message id. */
     static final Map<String, Long> RECEIVED_AT = new ConcurrentHashMap<>();
+    /** Propagated messages delivered: the source message's id (ORIGINAL_MSGID) to the delivered message's id. */
+    static final Map<String, String> ORIGINALS = new ConcurrentHashMap<>();
     /** The most deliveries in progress at once, per queue. */
     static final Map<String, AtomicInteger> IN_FLIGHT = new ConcurrentHashMap<>();
     static final Map<String, AtomicInteger> MAX_IN_FLIGHT = new ConcurrentHashMap<>();
