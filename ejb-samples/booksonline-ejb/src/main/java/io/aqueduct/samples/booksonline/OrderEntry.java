@@ -83,6 +83,17 @@ public class OrderEntry {
         return exists("SELECT 1 FROM SHIPMENTS WHERE ORDER_ID = ?", orderId);
     }
 
+    /** The propagation schedule from the booked-orders queue to the shipping queue, as DBA_QUEUE_SCHEDULES shows it. */
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public String propagation() {
+        try (QueueSession session = queues.openSession()) {
+            var s = session.admin().propagationSchedule(BooksOnLine.BOOKED_ORDERS, null);
+            return "propagation schedule " + s.qualifiedQueue() + " -> " + s.destination() + ": " + s.totalNumber()
+                    + " message(s), " + s.totalBytes() + " bytes propagated, latency " + s.latencySeconds() + " s, "
+                    + s.failures() + " failure(s)";
+        }
+    }
+
     private boolean exists(String sql, String orderId) {
         try (Connection c = books.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, orderId);

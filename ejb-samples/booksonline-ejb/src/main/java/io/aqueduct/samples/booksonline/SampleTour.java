@@ -17,8 +17,9 @@ import java.util.List;
  * A guided tour of BooksOnLine for the README's run command: when the system property
  * {@value #PROPERTY} is set, it books orders in committed container transactions and one in a
  * rolled-back transaction, prints what the EJB enqueued, waits until the Shipping MDB has shipped
- * the committed ones, and sets {@value #DONE} when it is finished. Without the property it does
- * nothing.
+ * the committed ones (propagated from the booked-orders queue to the shipping queue), prints the
+ * propagation schedule's statistics, and sets {@value #DONE} when it is finished. Without the
+ * property it does nothing.
  */
 @Singleton
 @Startup
@@ -68,6 +69,7 @@ public class SampleTour {
                 say("order " + o.id() + (orders.isShipped(o.id()) ? " shipped" : " NOT shipped within 60 s"));
             }
             say("order 1004 " + (orders.isBooked("1004") || orders.isShipped("1004") ? "EXISTS (unexpected)" : "was never booked nor shipped"));
+            say(orders.propagation());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

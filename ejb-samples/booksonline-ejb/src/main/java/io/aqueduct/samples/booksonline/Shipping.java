@@ -18,13 +18,14 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * BooksOnLine's shipping site: each booked order is dequeued and shipped (a SHIPMENTS row) in one
- * XA transaction. A failure rolls both back and counts a failed attempt; the queue's retry delay
- * and max_retries decide when it is tried again and when it goes to the exception queue.
+ * BooksOnLine's shipping site: each booked order, propagated from the order entry's queue to the
+ * shipping queue, is dequeued and shipped (a SHIPMENTS row) in one XA transaction. A failure rolls
+ * both back and counts a failed attempt; the shipping queue's retry delay and max_retries decide
+ * when it is tried again and when it goes to the exception queue.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = BooksOnLine.RESOURCE_ADAPTER),
-        @ActivationConfigProperty(propertyName = "queueName", propertyValue = BooksOnLine.BOOKED_ORDERS),
+        @ActivationConfigProperty(propertyName = "queueName", propertyValue = BooksOnLine.SHIPPING_ORDERS),
         @ActivationConfigProperty(propertyName = "maxSessions", propertyValue = "2")
 })
 public class Shipping implements AqMessageListener {
@@ -53,9 +54,11 @@ public class Shipping implements AqMessageListener {
         } catch (SQLException e) {
             throw new IllegalStateException("Order " + orderId + " could not be shipped: " + e.getMessage(), e);
         }
-        String shipped = "MDB Shipping received message " + message.id() + ": shipped order " + orderId + " (" + shipping
-                + ", priority " + message.properties().priority() + ", region " + message.properties().correlation()
-                + ", attempt " + (message.properties().attempts() + 1) + ")";
+        var original = message.properties().originalMessageId();
+        String shipped = "MDB Shipping received message " + message.id() + " from " + BooksOnLine.SHIPPING_ORDERS
+                + (original == null ? "" : " (propagated from message " + original + " of " + BooksOnLine.BOOKED_ORDERS + ")")
+                + ": shipped order " + orderId + " (" + shipping + ", priority " + message.properties().priority()
+                + ", region " + message.properties().correlation() + ", attempt " + (message.properties().attempts() + 1) + ")";
         if (Boolean.getBoolean(SampleTour.PROPERTY)) {
             SampleTour.say(shipped);
         } else {
