@@ -58,11 +58,16 @@ public final class Bench {
      */
     static final String JMS_FILTER = "^aqueduct(-jms)?/[a-z]+/(commit-each|batch-100)";
     /**
+     * The filter {@code propagation} (bench/run propagation): AQ propagation and the plain dequeue +
+     * enqueue loop beside it, which the {@code ratio-propagation} lines compare with.
+     */
+    static final String PROPAGATION_FILTER = "^(aqueduct-propagation|plain-move)/";
+    /**
      * Scenarios that do not fit the enqueue / dequeue mould of {@link QueueSystem}: they print their
      * own BENCH lines. Loaded by name (the aqueduct package is compiled only with the engine).
      */
     static final List<String> EXTRA_CLASSES = List.of("io.aqueduct.bench.aqueduct.SubscribersBench",
-            "io.aqueduct.bench.aqueduct.NodesBench");
+            "io.aqueduct.bench.aqueduct.NodesBench", "io.aqueduct.bench.aqueduct.PropagationBench");
     static final int BATCH = 100;
 
     private final double phaseSeconds = Double.parseDouble(System.getProperty("bench.seconds", "4"));
@@ -156,7 +161,7 @@ public final class Bench {
 
     public static void main(String[] args) throws Exception {
         String filter = args.length > 0 ? args[0] : "";
-        int code = new Bench().run(filter.equals("jms") ? JMS_FILTER : filter);
+        int code = new Bench().run(filter.equals("jms") ? JMS_FILTER : filter.equals("propagation") ? PROPAGATION_FILTER : filter);
         System.exit(code);
     }
 
