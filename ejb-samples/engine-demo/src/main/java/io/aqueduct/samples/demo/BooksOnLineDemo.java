@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * The BooksOnLine order flow of Oracle's AQ guide on Aqueduct: orders enqueued with shipping
  * priorities, RUSH orders taken first by correlation, a deferred-billing message delayed 15 days,
  * and the queue table seen through its AQ$ view. Runs on a durable embedded Derby store; the
- * demo's clock is a manual one, so the 15 days pass in a moment.
+ * demo's clock is a manual one, so the 15 days pass in a moment. Then {@link PropagationDemo}: the
+ * booked orders propagated to the shipping sites, one of them in a second store.
  */
 public final class BooksOnLineDemo {
     private static final DequeueOptions NO_WAIT = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
@@ -124,6 +125,9 @@ public final class BooksOnLineDemo {
             printView(store, "CB", "CB_BILLING_QTAB");
         }
         say("\nDone. The store stays in " + store.toAbsolutePath() + " until the next run.");
+
+        say("\n\n=========== Part 2: propagation (PropagationDemo) ===========");
+        PropagationDemo.run(store.resolveSibling(store.getFileName() + "-propagation"));
     }
 
     private static void printView(Path store, String schema, String table) throws SQLException {
