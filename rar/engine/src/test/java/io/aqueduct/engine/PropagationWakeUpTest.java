@@ -36,4 +36,24 @@ class PropagationWakeUpTest extends MultiConsumerFixture {
 
         assertThat(waiting.get(30, TimeUnit.SECONDS).text()).isEqualTo("booked");
     }
+
+    @Test
+    void aDelayedMessageIsPropagatedWhenItsEnqueueCommitsAndWaitsTheRestAtTheDestination() {
+        multiConsumerQueue("OE_Q", "OE_MQTAB", PayloadType.TEXT, SortOrder.ENQ_TIME, QueueProperties.create());
+        startedQueue("WS_Q", "WS_QTAB", QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
+        admin.addSubscriber("OE_Q", new Agent(null, "WS_Q", 0), null);
+        admin.schedulePropagation("OE_Q", null, null, null, null, 0);
+        QueueSession s = session();
+        s.enqueue("OE_Q", EnqueueOptions.create(), Message.of("deferred billing",
+                io.aqueduct.api.MessageProperties.create().delay(15 * 86_400)));
+        s.commit();
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> admin.propagationSchedule("OE_Q", null).totalNumber() == 1);
+        assertNoMessage(s, "WS_Q");
+        clock.advance(java.time.Duration.ofDays(15));
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(s.dequeue("WS_Q", FIRST_NO_WAIT).text()).isEqualTo("deferred billing"));
+        s.commit();
+    }
 }

@@ -264,9 +264,6 @@ final class Enqueuer {
                     enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, entry, expiresAt));
                 } else {
                     for (Subscriber consumer : to) {
-                        if (!consumer.local()) {
-                            tx.propagatable.add(q); // a schedule may have something to move once this commits
-                        }
                         if (consumer.local()) {
                             enqueued.add(new SessionTransaction.Enqueued(q, m.msgid, entry.forConsumer(consumer.key(), entry.expiresAt),
                                     expiresAt));
@@ -277,6 +274,11 @@ final class Enqueuer {
             rows.add(m);
             if (consumers.get(i) != null) {
                 for (Subscriber consumer : consumers.get(i)) {
+                    if (!consumer.local()) {
+                        // a schedule may have something to move once this commits (a delayed message too:
+                        // propagation moves it at once, and the destination waits the rest of its delay)
+                        tx.propagatable.add(q);
+                    }
                     rows.add(Recipients.pendingPart(m.msgid, meta.id(), consumer));
                 }
             }
