@@ -243,4 +243,17 @@ class PropagationTest extends MultiConsumerFixture {
         e.admin().addSubscriber("TS_BOOKEDORDERS_QUE", Agent.named("Overseas_Shipping"), null);
         return e;
     }
+
+    @Test
+    void aRemoteSubscribersAddressMustNameAQueuePropagationCanReach() {
+        QueueSession s = session();
+        for (String bad : List.of("not a queue!", "SQ@", "@LINK", "A.B.C", "Q@1LINK", "9Q")) {
+            expectError(AqError.INVALID_NAME, () -> admin.addSubscriber(OE_Q, new Agent("R", bad, 0), null));
+            expectError(AqError.INVALID_NAME, () -> s.enqueue(OE_Q, EnqueueOptions.create(), Message.of("x",
+                    MessageProperties.create().recipients(List.of(new Agent("R", bad, 0))))));
+        }
+        admin.addSubscriber(OE_Q, new Agent("R", "ws.ws_bookedorders_que@shipping.example.com", 0), null);
+        admin.addSubscriber(OE_Q, new Agent("R", "http://example.com/aq", 1), null); // another protocol: not propagation's
+        assertThat(admin.subscribers(OE_Q)).hasSize(4);
+    }
 }

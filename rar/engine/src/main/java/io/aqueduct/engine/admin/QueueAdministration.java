@@ -360,6 +360,10 @@ public final class QueueAdministration implements QueueAdmin {
             RuleSyntax syntax) {
         RuleSyntax ruleSyntax = syntax == null ? RuleSyntax.CONDITION : syntax;
         QueueRuntime q = subscribable(queue, subscriber);
+        if (subscriber.address() != null && subscriber.protocol() == 0) {
+            // a remote subscriber of the default protocol is served by propagation: its address must name a queue
+            io.aqueduct.engine.queue.RemoteAddress.parse(subscriber.address());
+        }
         Expression parsed = rule(rule, ruleSyntax);
         String tname = subscriberTransformation(q, transformation);
         Subscriber s = Subscriber.of(subscriber, parsed, tname, ruleSyntax);
@@ -408,6 +412,10 @@ public final class QueueAdministration implements QueueAdmin {
             RuleSyntax syntax) {
         RuleSyntax ruleSyntax = syntax == null ? RuleSyntax.CONDITION : syntax;
         QueueRuntime q = subscribable(queue, subscriber);
+        if (subscriber.address() != null && subscriber.protocol() == 0) {
+            // a remote subscriber of the default protocol is served by propagation: its address must name a queue
+            io.aqueduct.engine.queue.RemoteAddress.parse(subscriber.address());
+        }
         Expression parsed = rule(rule, ruleSyntax);
         Subscriber existing = existing(q, subscriber);
         String tname = subscriberTransformation(q, transformation);

@@ -42,7 +42,7 @@ public record RemoteAddress(String queue, String link) {
         }
     }
 
-    /** Parses {@code [schema.]queue[@link]}; 44003 when it is not of that form. */
+    /** Parses {@code [schema.]queue[@link]}; 44003 (24019: a part too long) when it is not of that form. */
     public static RemoteAddress parse(String address) {
         if (address == null || address.isBlank()) {
             throw new AqException(AqError.INVALID_NAME, "An address names a queue: [schema.]queue or [schema.]queue@link.");
@@ -50,10 +50,16 @@ public record RemoteAddress(String queue, String link) {
         String text = address.strip();
         int at = text.indexOf('@');
         String queue = at < 0 ? text : text.substring(0, at);
-        String link = at < 0 ? null : linkName(text.substring(at + 1));
-        // checks the queue part's form without a default schema (the destination's own applies)
-        QualifiedName.forLookup(queue.indexOf('.') < 0 ? "X." + queue : queue, "X", "destination queue");
-        return new RemoteAddress(queue, link);
+        try {
+            String link = at < 0 ? null : linkName(text.substring(at + 1));
+            // checks the queue part's form without a default schema (the destination's own applies)
+            QualifiedName.forLookup(queue.indexOf('.') < 0 ? "X." + queue : queue, "X", "destination queue");
+            return new RemoteAddress(queue, link);
+        } catch (AqException e) {
+            throw new AqException(e.errorCode(), "'" + address + "' is not an address propagation can serve: give"
+                    + " [schema.]queue (a queue of this store) or [schema.]queue@link (a queue of the store a database link"
+                    + " names) — " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -49,6 +49,9 @@ final class Recipients {
                 if (a == null) {
                     throw new AqException(AqError.INVALID_VALUE, "The recipient list holds a null agent.");
                 }
+                if (a.address() != null && a.protocol() == 0) {
+                    io.aqueduct.engine.queue.RemoteAddress.parse(a.address()); // propagation must be able to serve it: 44003
+                }
                 Subscriber s = Subscriber.of(a, null);
                 if (!keys.add(s.key())) {
                     throw new AqException(AqError.DUPLICATE_RECIPIENTS, "Agent " + describe(a)
