@@ -256,6 +256,9 @@ public final class AqueductEngine implements AqStore {
             return null;
         }
         String rest = u.substring(11);
+        if (rest.startsWith("//")) {
+            return null; // Derby's network server (jdbc:derby://host:port/db): a JDBC URL like any other
+        }
         int semicolon = rest.indexOf(';');
         return semicolon < 0 ? rest : rest.substring(0, semicolon);
     }

@@ -286,8 +286,21 @@ final class ScheduleRun implements AutoCloseable {
         }
         LocalDateTime at = LocalDateTime.ofEpochSecond(Math.floorDiv(now, 1000), (int) Math.floorMod(now, 1000) * 1_000_000,
                 ZoneOffset.UTC);
-        // one statement per 500 parts; the batch's own transaction id tells which it took when not all were READY
         String tid = sessionId + "." + (++batches);
+        if (!catalogDialect().shared()) {
+            // Derby: one update by key per part (no round trips to save), so that it waits on no row but its own
+            List<Part> taken = new ArrayList<>(parts.size());
+            for (Part p : parts) {
+                if (em.createNamedQuery(io.aqueduct.engine.store.ConsumerStateEntity.CONSUME)
+                        .setParameter("processed", ConsumerStates.PROCESSED).setParameter("t", at).setParameter("u", user)
+                        .setParameter("tid", tid).setParameter("id", p.id).setParameter("ready", ConsumerStates.READY)
+                        .executeUpdate() == 1) {
+                    taken.add(p); // else it expired or went a moment ago
+                }
+            }
+            return taken;
+        }
+        // one statement per 500 parts; the batch's own transaction id tells which it took when not all were READY
         List<String> ids = parts.stream().map(Part::id).toList();
         int changed = 0;
         for (int i = 0; i < ids.size(); i += 500) {
