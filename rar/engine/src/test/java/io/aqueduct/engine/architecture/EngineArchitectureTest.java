@@ -41,6 +41,7 @@ class EngineArchitectureTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Engine").definedBy("io.aqueduct.engine")
                 .layer("Administration").definedBy("io.aqueduct.engine.admin..")
+                .layer("Propagation").definedBy("io.aqueduct.engine.propagation..")
                 .layer("Sessions").definedBy("io.aqueduct.engine.session..")
                 .layer("Time").definedBy("io.aqueduct.engine.time..")
                 .layer("Transformations").definedBy("io.aqueduct.engine.transform..")
@@ -50,14 +51,17 @@ class EngineArchitectureTest {
                 .layer("Expressions").definedBy("io.aqueduct.engine.expression..", "io.aqueduct.engine.xml..")
                 .whereLayer("Engine").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Administration").mayOnlyBeAccessedByLayers("Engine")
-                .whereLayer("Sessions").mayOnlyBeAccessedByLayers("Engine")
-                .whereLayer("Time").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
-                .whereLayer("Transformations").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
-                .whereLayer("Payloads").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Transformations")
+                // propagation is run by the engine and administered through DBMS_AQADM; it works through sessions
+                .whereLayer("Propagation").mayOnlyBeAccessedByLayers("Engine", "Administration")
+                .whereLayer("Sessions").mayOnlyBeAccessedByLayers("Engine", "Propagation")
+                .whereLayer("Time").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation")
+                .whereLayer("Transformations").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation")
+                .whereLayer("Payloads").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Transformations",
+                        "Propagation")
                 .whereLayer("Queues").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Time",
-                        "Transformations", "Payloads")
+                        "Transformations", "Payloads", "Propagation")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Time",
-                        "Transformations", "Payloads", "Queues")
+                        "Transformations", "Payloads", "Queues", "Propagation")
                 .check(engine);
     }
 
