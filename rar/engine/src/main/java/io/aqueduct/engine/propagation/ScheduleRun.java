@@ -332,6 +332,16 @@ final class ScheduleRun implements AutoCloseable {
         Set<String> ids = new java.util.LinkedHashSet<>();
         parts.forEach(p -> ids.add(p.msgid));
         Map<String, MessageEntity> out = new HashMap<>();
+        if (!catalogDialect().shared()) {
+            // Derby: by key, one by one (an IN list may scan, and wait on rows other transactions are writing)
+            for (String id : ids) {
+                MessageEntity m = em.find(MessageEntity.class, id);
+                if (m != null) {
+                    out.put(id, m);
+                }
+            }
+            return out;
+        }
         List<String> all = new ArrayList<>(ids);
         for (int i = 0; i < all.size(); i += 500) {
             for (MessageEntity m : em.createQuery("SELECT m FROM MessageEntity m WHERE m.msgid IN :ids", MessageEntity.class)
