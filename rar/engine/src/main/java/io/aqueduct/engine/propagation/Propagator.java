@@ -1,7 +1,6 @@
 package io.aqueduct.engine.propagation;
 
 import io.aqueduct.api.AqException;
-import io.aqueduct.api.PropagationSchedule;
 import io.aqueduct.engine.expression.Expression;
 import io.aqueduct.engine.queue.Catalog;
 import io.aqueduct.engine.queue.QueueRuntime;
@@ -389,11 +388,6 @@ public final class Propagator implements AutoCloseable {
         }));
     }
 
-    /** The schedules' names this node runs now (diagnostics). */
-    public String nodeName() {
-        return node.tag();
-    }
-
     /** Stops the loop and lets go of the schedules this node held, so that another node takes them at once. */
     @Override
     public void close() {
@@ -419,9 +413,5 @@ public final class Propagator implements AutoCloseable {
         } finally {
             processing.unlock();
         }
-    }
-
-    static String local() {
-        return PropagationSchedule.LOCAL;
     }
 }
