@@ -388,6 +388,11 @@ public final class Propagator implements AutoCloseable {
         }));
     }
 
+    /** This node's name, as the schedules' PROCESS_NAME shows it while this node runs them. */
+    public String nodeName() {
+        return node.tag();
+    }
+
     /** Stops the loop and lets go of the schedules this node held, so that another node takes them at once. */
     @Override
     public void close() {
