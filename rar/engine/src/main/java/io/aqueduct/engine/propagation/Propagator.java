@@ -126,7 +126,10 @@ public final class Propagator implements AutoCloseable {
                 if (!running) {
                     return;
                 }
-                next = clock.millis() + outage.failed(e);
+                if (!pause(outage.failed(e))) {
+                    return;
+                }
+                continue;
             }
             lock.lock();
             try {
@@ -148,6 +151,26 @@ public final class Propagator implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
+        }
+    }
+
+    /**
+     * After a failure of the loop itself (the store is away): waits in real time, not on the queues'
+     * clock, or until woken (a commit: the store is back). False when interrupted.
+     */
+    private boolean pause(long millis) {
+        lock.lock();
+        try {
+            if (!signalled) {
+                wakeUp.await(millis, TimeUnit.MILLISECONDS);
+            }
+            signalled = false;
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            lock.unlock();
         }
     }
 
