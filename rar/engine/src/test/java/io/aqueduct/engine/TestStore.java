@@ -119,6 +119,46 @@ final class TestStore {
         }
     }
 
+    /**
+     * A store of the calling test's own on the configured server, apart from schema APP (which the
+     * other tests empty at will): schema {@code name} (PostgreSQL) or database {@code name} (MariaDB),
+     * dropped and created again, empty. Its tables, views and sequence live in it; queues are best
+     * named in schema {@code name}, so that their AQ$ views live there too.
+     */
+    JdbcSettings privateStore(String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(serverUrl, user, password); Statement s = c.createStatement()) {
+            if (kind == Kind.MARIADB) {
+                s.execute("DROP DATABASE IF EXISTS `" + name + "`");
+                s.execute("CREATE DATABASE `" + name + "`");
+            } else {
+                s.execute("DROP SCHEMA IF EXISTS \"" + name + "\" CASCADE");
+                s.execute("CREATE SCHEMA \"" + name + "\"");
+            }
+        }
+        return privateStoreSettings(name);
+    }
+
+    /** The settings of the store {@link #privateStore} makes (another JVM of the test finds it with them). */
+    JdbcSettings privateStoreSettings(String name) {
+        String url = switch (kind) {
+            case DERBY -> throw new IllegalStateException("Derby tests use a database of their own anyway");
+            case POSTGRES -> serverUrl + (serverUrl.contains("?") ? "&" : "?") + "currentSchema=%22" + name + "%22";
+            case MARIADB -> serverUrl.replaceAll("/+$", "") + "/" + name;
+        };
+        return new JdbcSettings(url, user, password);
+    }
+
+    /** An administrator's connection to a store of {@link #privateStore}, reading as {@link #connect()}. */
+    Connection connect(JdbcSettings store) throws SQLException {
+        Connection c = DriverManager.getConnection(store.url(), store.user(), store.password());
+        if (kind == Kind.MARIADB) {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES,PIPES_AS_CONCAT')");
+            }
+        }
+        return c;
+    }
+
     /** An administrator's connection to the store, reading as the tests expect (ANSI quotes on MariaDB). */
     Connection connect() throws SQLException {
         Connection c = DriverManager.getConnection(storeUrl(), user, password);
