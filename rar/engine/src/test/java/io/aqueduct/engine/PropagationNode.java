@@ -36,6 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     ENQUEUED ALL                   every message is enqueued; it goes on propagating until stdin ends
  *     HANGING point                  FAULT (point:n) was reached the nth time: it waits there to be killed
  *     CLOSED                         stdin ended and the engine is closed
+ * node                              ({@link PropagationTakeoverTest}) an engine on the shared store,
+ *                                    propagating, until killed or stdin ends:
+ *     NODE tag                       the engine is open; its node tag (a schedule's processName)
  * </pre>
  */
 public final class PropagationNode {
@@ -52,6 +55,7 @@ public final class PropagationNode {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "crash" -> crash(Path.of(args[1]), args[2], args[3]);
+            case "node" -> node();
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -149,5 +153,12 @@ public final class PropagationNode {
             }
         }
         return false;
+    }
+
+    private static void node() throws Exception {
+        try (AqueductEngine engine = PropagationTakeoverTest.engine(true)) {
+            OUT.println("NODE " + engine.propagator().nodeName());
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        }
     }
 }
