@@ -376,9 +376,12 @@ public final class Propagator implements AutoCloseable {
                     + failures + " times in a row and is now disabled: " + message + " Fix the cause, then enable the"
                     + " schedule (enablePropagationSchedule).", e);
         } else if (!message.equals(reported.put(key, message))) {
+            // an AQ error says what is wrong in its message; a stack trace only for the unexpected
             LOG.log(Level.WARNING, "Aqueduct propagation from queue " + name(s) + " to " + s.destination + " failed ("
                     + failures + " in a row): " + message + " It tries again "
-                    + (nextRun == null ? "in the next window" : "at " + java.time.Instant.ofEpochMilli(nextRun)) + ".", e);
+                    + (nextRun == null ? "in the next window" : "at " + java.time.Instant.ofEpochMilli(nextRun)) + ".",
+                    e instanceof AqException && e.getCause() == null ? null : e);
+            LOG.log(Level.FINE, "Aqueduct propagation failure", e);
         }
         return nextRun == null ? Long.MAX_VALUE : nextRun;
     }
