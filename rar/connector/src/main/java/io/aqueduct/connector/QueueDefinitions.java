@@ -57,7 +57,8 @@ import java.util.regex.Pattern;
  *
  * <p>Existing tables, queues and subscribers (same name, address and protocol) are left as they
  * are; an existing transformation, link or schedule whose settings differ from its definition is
- * altered (one log line says so). Nothing is ever dropped. Each object created or altered is
+ * altered (one log line says so); one that another node of a shared store creates between the look
+ * and the create counts as existing. Nothing is ever dropped. Each object created or altered is
  * logged at INFO. A malformed definition stops the adapter, before anything is created, with a
  * message that quotes it (passwords masked); one the store refuses stops it naming the definition.
  */
@@ -352,9 +353,9 @@ public final class QueueDefinitions {
                     case "table" -> table(admin, d);
                     case "queue" -> queue(admin, d);
                     case "subscriber" -> subscriber(admin, d, defaultSchema);
-                    case "transformation" -> transformation(admin, d, defaultSchema);
-                    case "link" -> link(admin, d);
-                    default -> schedule(admin, d);
+                    case "transformation" -> transformation(admin, d, defaultSchema, true);
+                    case "link" -> link(admin, d, true);
+                    default -> schedule(admin, d, true);
                 }
             } catch (AqException e) {
                 throw new AqException(e.errorCode(), capitalized(what) + " '" + d.label() + "' failed: " + e.getMessage(), e);
@@ -400,7 +401,7 @@ public final class QueueDefinitions {
         }
     }
 
-    private static void transformation(QueueAdmin admin, Definition d, String defaultSchema) {
+    private static void transformation(QueueAdmin admin, Definition d, String defaultSchema, boolean firstTry) {
         Map<String, String> s = d.settings();
         Map<String, String> attributes = new LinkedHashMap<>();
         s.forEach((k, v) -> {
@@ -416,10 +417,18 @@ public final class QueueDefinitions {
             }
         }
         if (existing == null) {
-            if (function != null) {
-                admin.createTransformation(d.name(), s.get("from"), s.get("to"), function);
-            } else {
-                admin.createTransformation(d.name(), s.get("from"), s.get("to"), attributes);
+            try {
+                if (function != null) {
+                    admin.createTransformation(d.name(), s.get("from"), s.get("to"), function);
+                } else {
+                    admin.createTransformation(d.name(), s.get("from"), s.get("to"), attributes);
+                }
+            } catch (AqException e) {
+                if (e.errorCode() != AqError.TRANSFORMATION_EXISTS || !firstTry) {
+                    throw e;
+                }
+                transformation(admin, d, defaultSchema, false); // another node of a shared store created it meanwhile
+                return;
             }
             LOG.info(() -> "Aqueduct created transformation " + d.name() + " (" + d.shown() + ")");
             return;
@@ -442,7 +451,8 @@ public final class QueueDefinitions {
         }
     }
 
-    private static void link(QueueAdmin admin, Definition d) {
+    /** {@code firstTry}: false when another node of a shared store created it between the look and the create. */
+    private static void link(QueueAdmin admin, Definition d, boolean firstTry) {
         Map<String, String> s = d.settings();
         String name = d.name().strip().toUpperCase(Locale.ROOT);
         boolean exists = false;
@@ -451,7 +461,15 @@ public final class QueueDefinitions {
         }
         String shown = d.shown();
         if (!exists) {
-            admin.createDatabaseLink(d.name(), s.get("url"), s.get("user"), s.get("password"));
+            try {
+                admin.createDatabaseLink(d.name(), s.get("url"), s.get("user"), s.get("password"));
+            } catch (AqException e) {
+                if (e.errorCode() != AqError.DATABASE_LINK_EXISTS || !firstTry) {
+                    throw e;
+                }
+                link(admin, d, false);
+                return;
+            }
             LOG.info(() -> "Aqueduct created database link " + name + " (" + shown + ")");
         } else if (admin.alterDatabaseLink(d.name(), s.get("url"), s.get("user"), s.get("password"))) {
             LOG.info(() -> "Aqueduct altered database link " + name + " to its definition (" + shown + "): propagation"
@@ -459,7 +477,7 @@ public final class QueueDefinitions {
         }
     }
 
-    private static void schedule(QueueAdmin admin, Definition d) {
+    private static void schedule(QueueAdmin admin, Definition d, boolean firstTry) {
         Map<String, String> s = d.settings();
         String destination = s.get("destination");
         Instant start = s.containsKey("start") ? Instant.parse(s.get("start")) : null;
@@ -477,7 +495,15 @@ public final class QueueDefinitions {
         }
         String to = destination == null ? "this store's queues" : destination;
         if (existing == null) {
-            admin.schedulePropagation(d.name(), destination, start, duration, nextTime, latency);
+            try {
+                admin.schedulePropagation(d.name(), destination, start, duration, nextTime, latency);
+            } catch (AqException e) {
+                if (e.errorCode() != AqError.SCHEDULE_EXISTS || !firstTry) {
+                    throw e;
+                }
+                schedule(admin, d, false);
+                return;
+            }
             LOG.info(() -> "Aqueduct scheduled propagation from queue " + d.name() + " to " + to + " (" + d.shown() + ")");
             return;
         }

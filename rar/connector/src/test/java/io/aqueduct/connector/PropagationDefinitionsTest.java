@@ -313,6 +313,40 @@ class PropagationDefinitionsTest {
                 .contains("left as it is (alterSubscriber changes it)");
     }
 
+    /**
+     * Nodes of a shared store apply the same definitions as they start: a link or schedule another
+     * node creates between this node's look and its create is taken as existing (compared, not an error).
+     */
+    @Test
+    void a_link_or_schedule_created_meanwhile_by_another_node_counts_as_existing() throws Exception {
+        String definitions = "link SHIPPING url=" + dir.resolve("elsewhere") + "; schedule OE.BOOKED_ORDERS latency=0";
+        try (RunningAdapter ra = RunningAdapter.onDerby(dir, IN_STORE)) {
+            QueueAdmin real = ra.adapter.engine().admin();
+            real.createDatabaseLink("SHIPPING", dir.resolve("elsewhere").toString(), null, null);
+            // the first look sees neither (the other node has not committed yet), the create then meets them
+            java.util.Set<String> looked = new java.util.HashSet<>();
+            QueueAdmin late = (QueueAdmin) java.lang.reflect.Proxy.newProxyInstance(QueueAdmin.class.getClassLoader(),
+                    new Class<?>[] {QueueAdmin.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("databaseLinks") && looked.add("links")) {
+                            return List.of();
+                        }
+                        if (method.getName().equals("propagationSchedule") && looked.add("schedule")) {
+                            throw new AqException(AqError.SCHEDULE_NOT_FOUND, "not yet");
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            logged.clear();
+            QueueDefinitions.parse(definitions).apply(late);
+            assertThat(looked).containsExactlyInAnyOrder("links", "schedule");
+            assertThat(real.propagationSchedules()).hasSize(1);
+            assertThat(logged).as("nothing created nor altered by this node").isEmpty();
+        }
+    }
+
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', textBlock = """
             schedule WS.SHIPPING latency=0                           | Queue definition 'schedule WS.SHIPPING' failed: | single-consumer
