@@ -79,6 +79,16 @@ public interface QueueSession extends AutoCloseable {
      */
     javax.transaction.xa.XAResource xaResource();
 
+    /**
+     * Whether the session now works in a global (XA) transaction branch, between its XAResource's
+     * {@code start} and {@code end}: its ON_COMMIT work is then committed or rolled back by the
+     * transaction manager, and {@link #commit()} / {@link #rollback()} are refused. In the resource
+     * adapter: whether the container enlisted the session in a transaction that is active now.
+     */
+    default boolean inGlobalTransaction() {
+        return false;
+    }
+
     /** The administrative interface, working through this session. */
     QueueAdmin admin();
 

@@ -13,11 +13,12 @@ import javax.naming.Reference;
 /** The connection factory bound in JNDI: its connections are queue sessions. */
 public class AqConnectionFactoryImpl implements AqConnectionFactory, Serializable, Referenceable {
     private static final long serialVersionUID = 1L;
-    private final AqManagedConnectionFactory mcf;
+    private final jakarta.resource.spi.ManagedConnectionFactory mcf;
     private final transient ConnectionManager cm;
     private Reference reference;
 
-    AqConnectionFactoryImpl(AqManagedConnectionFactory mcf, ConnectionManager cm) {
+    /** Queue sessions of {@code mcf}'s managed connections, allocated through the container's {@code cm}. */
+    public AqConnectionFactoryImpl(jakarta.resource.spi.ManagedConnectionFactory mcf, ConnectionManager cm) {
         this.mcf = mcf;
         this.cm = cm;
     }

@@ -25,7 +25,7 @@ import javax.transaction.xa.XAResource;
  * its handles are what applications hold.
  */
 public final class AqManagedConnection implements ManagedConnection {
-    private final AqManagedConnectionFactory factory;
+    private final jakarta.resource.spi.ManagedConnectionFactory factory;
     private final EngineSession session;
     private final String user;
     private final Set<AqSessionHandle> handles = new CopyOnWriteArraySet<>();
@@ -36,17 +36,22 @@ public final class AqManagedConnection implements ManagedConnection {
     private volatile boolean destroyed;
     private boolean destroyWhenClosed;
 
-    AqManagedConnection(AqManagedConnectionFactory factory, EngineSession session, String user) {
+    /**
+     * @param factory the factory that made it (the native one, or the JMS one): a pool matches
+     *        connections to the factory that asks
+     */
+    public AqManagedConnection(jakarta.resource.spi.ManagedConnectionFactory factory, EngineSession session, String user) {
         this.factory = factory;
         this.session = session;
         this.user = user;
     }
 
-    AqManagedConnectionFactory factory() {
+    public jakarta.resource.spi.ManagedConnectionFactory factory() {
         return factory;
     }
 
-    String user() {
+    /** The AQ user its session works as. */
+    public String user() {
         return user;
     }
 
@@ -54,11 +59,13 @@ public final class AqManagedConnection implements ManagedConnection {
         return session;
     }
 
-    boolean usable() {
+    /** Neither broken nor destroyed: a pool may hand it out again. */
+    public boolean usable() {
         return !broken && !destroyed;
     }
 
-    void destroyWhenClosed() {
+    /** Outside a container: destroyed when its handle closes (no pool keeps it). */
+    public void destroyWhenClosed() {
         this.destroyWhenClosed = true;
     }
 

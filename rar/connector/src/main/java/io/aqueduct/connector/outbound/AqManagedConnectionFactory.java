@@ -47,7 +47,7 @@ public class AqManagedConnectionFactory implements ManagedConnectionFactory, Res
 
     @Override
     public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
-        String sessionUser = userOf(info);
+        String sessionUser = userOf(subject, info);
         try {
             return new AqManagedConnection(this, resourceAdapter().engine().openSession(sessionUser), sessionUser);
         } catch (RuntimeException e) {
@@ -56,23 +56,49 @@ public class AqManagedConnectionFactory implements ManagedConnectionFactory, Res
         }
     }
 
-    String userOf(ConnectionRequestInfo info) {
+    String userOf(Subject subject, ConnectionRequestInfo info) {
+        return userOf(this, subject, info, user, resourceAdapter);
+    }
+
+    /**
+     * The AQ user of a session: the one the application asked for, else the container's sign-on
+     * (a PasswordCredential for {@code mcf} in the Subject: res-auth Container), else the
+     * resource's configured user, else the adapter's.
+     */
+    public static String userOf(ManagedConnectionFactory mcf, Subject subject, ConnectionRequestInfo info,
+            String configured, AqResourceAdapter ra) {
         if (info instanceof AqConnectionRequestInfo aq && aq.user() != null) {
             return aq.user();
         }
-        return user == null || user.isBlank() ? resourceAdapter.getUser() : user;
+        if (subject != null) {
+            for (jakarta.resource.spi.security.PasswordCredential c
+                    : subject.getPrivateCredentials(jakarta.resource.spi.security.PasswordCredential.class)) {
+                if (mcf.equals(c.getManagedConnectionFactory()) && c.getUserName() != null && !c.getUserName().isBlank()) {
+                    return c.getUserName();
+                }
+            }
+        }
+        return configured == null || configured.isBlank() ? ra.getUser() : configured;
+    }
+
+    /**
+     * The pool's choice: a usable connection of this factory working as the wanted user (from
+     * {@code mcf}'s {@link #userOf}); null to have a new one made.
+     */
+    @SuppressWarnings("rawtypes")
+    public static ManagedConnection match(ManagedConnectionFactory mcf, Set candidates, String wanted) {
+        for (Object o : candidates) {
+            if (o instanceof AqManagedConnection mc && mcf.equals(mc.factory()) && mc.user().equals(wanted) && mc.usable()) {
+                return mc;
+            }
+        }
+        return null;
     }
 
     @Override
     @SuppressWarnings("rawtypes")
     public ManagedConnection matchManagedConnections(Set candidates, Subject subject, ConnectionRequestInfo info) {
-        String wanted = userOf(info);
-        for (Object o : candidates) {
-            if (o instanceof AqManagedConnection mc && this.equals(mc.factory()) && mc.user().equals(wanted) && mc.usable()) {
-                return mc;
-            }
-        }
-        return null;
+        return match(this, candidates, userOf(subject, info));
     }
 
     AqResourceAdapter resourceAdapter() throws ResourceException {

@@ -124,6 +124,11 @@ public final class AqSessionHandle implements QueueSession {
     }
 
     @Override
+    public boolean inGlobalTransaction() {
+        return call(() -> owner.session().inGlobalTransaction());
+    }
+
+    @Override
     public QueueAdmin admin() {
         return call(() -> owner.session().admin());
     }

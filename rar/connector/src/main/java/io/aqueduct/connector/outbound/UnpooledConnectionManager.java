@@ -6,7 +6,7 @@ import jakarta.resource.spi.ConnectionRequestInfo;
 import jakarta.resource.spi.ManagedConnectionFactory;
 
 /** Used outside a container: every session gets a managed connection of its own. */
-final class UnpooledConnectionManager implements ConnectionManager {
+public final class UnpooledConnectionManager implements ConnectionManager {
     private static final long serialVersionUID = 1L;
 
     @Override

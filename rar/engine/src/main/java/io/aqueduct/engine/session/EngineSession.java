@@ -519,6 +519,11 @@ public final class EngineSession implements QueueSession {
         return context.catalog().queue(QualifiedName.forLookup(queue, context.defaultSchema(), "queue").toString()) != null;
     }
 
+    @Override
+    public boolean inGlobalTransaction() {
+        return xaBranch != null;
+    }
+
     /** XA start: from now on the session works in the branch's transaction. */
     void joinBranch(SessionTransaction branch) {
         if (current != null && !current.isEmpty()) {

@@ -65,7 +65,7 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
     final CopyOnWriteArrayList<AqueductSession> sessions = new CopyOnWriteArrayList<>();
     private final Set<AqueductDestination> temporaries = ConcurrentHashMap.newKeySet();
     private final CopyOnWriteArrayList<ConnectionConsumerImpl> connectionConsumers = new CopyOnWriteArrayList<>();
-    private final Map<String, QueueShape> shapes = new ConcurrentHashMap<>();
+    private final Map<String, QueueShape> shapes;
 
     // start / stop: deliveries enter the gate only while started; stop waits for those inside
     private final Object gate = new Object();
@@ -80,8 +80,11 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
         this.user = user;
         this.mapping = new MessageMapping(new JmsMessageCodec(this::replyTo));
         this.clientIdFixed = factory.clientId != null;
+        this.shapes = factory.inContainer() ? factory.shapes : new ConcurrentHashMap<>();
         if (clientIdFixed) {
-            claimClientId(factory.clientId);
+            if (!factory.inContainer()) {
+                claimClientId(factory.clientId);
+            }
             this.clientId = factory.clientId;
         }
     }
@@ -124,6 +127,18 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
 
     AqueductSession newSession(int mode) throws JMSException {
         checkOpen();
+        if (factory.inContainer()) {
+            if (sessions.stream().anyMatch(s -> !s.isClosed())) {
+                throw new jakarta.jms.IllegalStateException("This connection has an open session: in a Jakarta EE web or"
+                        + " EJB container a connection has one session at a time (Jakarta Messaging 12.2). Close it, or"
+                        + " create another connection.");
+            }
+            // in a transaction the session's work is the transaction's whatever was asked; outside one a session
+            // asked to be transacted is not (the platform's recommended choice): it acknowledges automatically
+            if (mode == Session.SESSION_TRANSACTED) {
+                mode = Session.AUTO_ACKNOWLEDGE;
+            }
+        }
         if (mode != Session.SESSION_TRANSACTED && mode != Session.AUTO_ACKNOWLEDGE && mode != Session.CLIENT_ACKNOWLEDGE
                 && mode != Session.DUPS_OK_ACKNOWLEDGE) {
             throw new JMSException("Session mode " + mode + " is not one of SESSION_TRANSACTED (0), AUTO_ACKNOWLEDGE (1),"
@@ -155,6 +170,17 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
         sessions.remove(s);
     }
 
+    /**
+     * In a Jakarta EE web or EJB container (a factory of the resource adapter) the platform forbids
+     * some methods (Jakarta Messaging 3.1, 12.2): they throw {@code IllegalStateException}.
+     */
+    void refuseInContainer(String what, String instead) throws jakarta.jms.IllegalStateException {
+        if (factory.inContainer()) {
+            throw new jakarta.jms.IllegalStateException(what + " is not allowed in a Jakarta EE web or EJB container"
+                    + " (Jakarta Messaging 12.2): " + instead + ".");
+        }
+    }
+
     // ------------------------------------------------------------------ client id
 
     @Override
@@ -166,6 +192,7 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
     @Override
     public void setClientID(String id) throws JMSException {
         checkOpen();
+        refuseInContainer("Connection.setClientID", "configure the client id on the connection factory (ClientId)");
         if (clientIdFixed) {
             throw new jakarta.jms.IllegalStateException("This connection's client id '" + clientId
                     + "' is configured on its connection factory and cannot be changed.");
@@ -232,6 +259,7 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
     @Override
     public void stop() throws JMSException {
         checkOpen();
+        refuseInContainer("Connection.stop", "close the connection instead");
         markUsed();
         if (DELIVERING.get() == this) {
             throw new jakarta.jms.IllegalStateException("A message listener must not stop its own connection.");
@@ -303,6 +331,7 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
     @Override
     public void setExceptionListener(ExceptionListener listener) throws JMSException {
         checkOpen();
+        refuseInContainer("Connection.setExceptionListener", "failures reach the caller as exceptions");
         markUsed();
         exceptionListener = listener;
     }
@@ -375,6 +404,7 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
     private ConnectionConsumer connectionConsumer(Destination destination, String subscription, boolean durable,
             boolean shared, String selector, ServerSessionPool pool, int maxMessages) throws JMSException {
         checkOpen();
+        refuseInContainer("a connection consumer", "use a message-driven bean");
         if (queueOnly && (durable || shared)) {
             throw new jakarta.jms.IllegalStateException("Shared and durable connection consumers are not available on a"
                     + " QueueConnection.");
@@ -434,7 +464,12 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
      */
     synchronized QueueAdmin adminSession() throws JMSException {
         if (control == null) {
-            control = openQueueSession();
+            try {
+                // in a container: a session outside its transactions (administration commits on its own anyway)
+                control = factory.controlSessions().openSession(user);
+            } catch (AqException e) {
+                throw JmsErrors.of(e);
+            }
         }
         try {
             return control.admin();

@@ -27,6 +27,10 @@ public class AqueductConnectionFactory implements ConnectionFactory, QueueConnec
     final Users users;
     final String clientId;
     private volatile java.util.concurrent.Executor executor;
+    /** In a Jakarta EE container: where sessions that must not join its transactions come from; null in Java SE. */
+    private volatile AqConnectionFactory controlSessions;
+    /** In a container, connections live for one transaction or one call: what queues are is kept here, for all. */
+    final java.util.Map<String, AqueductConnection.QueueShape> shapes = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Anyone may connect, as the store's default user unless a user name is given. */
     public AqueductConnectionFactory(AqConnectionFactory sessions) {
@@ -55,6 +59,34 @@ public class AqueductConnectionFactory implements ConnectionFactory, QueueConnec
     public AqueductConnectionFactory executor(java.util.concurrent.Executor executor) {
         this.executor = executor;
         return this;
+    }
+
+    /**
+     * Makes this a factory of a Jakarta EE container (the resource adapter's JMS connection
+     * factories): {@code sessions} are the container's pooled queue sessions, enlisted in its
+     * transactions, and {@code controlSessions} sessions that never are (administration: queue
+     * lookups, subscriptions, temporary destinations). Its connections then follow the platform's
+     * rules (Jakarta Messaging 3.1, 12.2 / 12.3): in a transaction a session's work is the
+     * transaction's (the {@code transacted} and acknowledge mode arguments are ignored); outside one
+     * a session is not transacted; one session per connection; {@code setClientID},
+     * {@code setExceptionListener}, {@code stop}, message listeners, connection consumers and
+     * asynchronous sends are refused with {@code IllegalStateException}. A configured client id is
+     * not reserved per connection (many connections of one factory are open at once there).
+     * Returns this factory.
+     */
+    public AqueductConnectionFactory containerManaged(AqConnectionFactory controlSessions) {
+        this.controlSessions = Objects.requireNonNull(controlSessions, "controlSessions");
+        return this;
+    }
+
+    /** Whether this factory's connections follow the Jakarta EE container's rules. */
+    public boolean inContainer() {
+        return controlSessions != null;
+    }
+
+    AqConnectionFactory controlSessions() {
+        AqConnectionFactory c = controlSessions;
+        return c == null ? sessions : c;
     }
 
     /** Runs a long-lived background task (a loop that ends by itself when its owner closes). */

@@ -204,6 +204,7 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
     @Override
     public void setMessageListener(MessageListener listener) throws JMSException {
         checkOpen();
+        session.connection.refuseInContainer("MessageConsumer.setMessageListener", "use a message-driven bean");
         session.connection.markUsed();
         this.listener = listener;
         session.listenersChanged();

@@ -228,7 +228,8 @@ public final class AqueductProducer implements QueueSender, TopicPublisher {
         return AqueductSession.destination(d);
     }
 
-    private static CompletionListener requireListener(CompletionListener l) {
+    private CompletionListener requireListener(CompletionListener l) throws JMSException {
+        session.connection.refuseInContainer("An asynchronous send (with a CompletionListener)", "send synchronously");
         if (l == null) {
             throw new IllegalArgumentException("An asynchronous send needs a CompletionListener.");
         }

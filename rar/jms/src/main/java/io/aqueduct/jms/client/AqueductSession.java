@@ -155,24 +155,36 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
     @Override
     public boolean getTransacted() throws JMSException {
         checkOpen();
-        return mode == SESSION_TRANSACTED;
+        return transactedNow();
     }
 
     @Override
     public int getAcknowledgeMode() throws JMSException {
         checkOpen();
-        return mode;
+        return transactedNow() ? SESSION_TRANSACTED : mode;
     }
 
-    /** Whether the session's work now belongs to a transaction someone else ends (local or XA). */
+    /**
+     * Whether the session's work now belongs to a transaction: its own local one (transacted), or
+     * in a container the container's, when it enlisted the queue session in one that is active.
+     */
     boolean transactedNow() {
-        return mode == SESSION_TRANSACTED;
+        return connection.factory.inContainer() ? aq.inGlobalTransaction() : mode == SESSION_TRANSACTED;
+    }
+
+    /** In a container's transaction commit, rollback and recover belong to the container. */
+    private void checkNotInContainerTransaction(String what) throws TransactionInProgressException {
+        if (connection.factory.inContainer() && aq.inGlobalTransaction()) {
+            throw new TransactionInProgressException(what + " is not allowed in a container transaction: the container"
+                    + " commits or rolls back the session's work with the transaction.");
+        }
     }
 
     @Override
     public void commit() throws JMSException {
         checkOpen();
         checkNotCompleting("commit");
+        checkNotInContainerTransaction("commit()");
         if (mode != SESSION_TRANSACTED) {
             throw new jakarta.jms.IllegalStateException("commit() is for transacted sessions; this session is not transacted.");
         }
@@ -196,6 +208,7 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
     public void rollback() throws JMSException {
         checkOpen();
         checkNotCompleting("rollback");
+        checkNotInContainerTransaction("rollback()");
         if (mode != SESSION_TRANSACTED) {
             throw new jakarta.jms.IllegalStateException("rollback() is for transacted sessions; this session is not transacted.");
         }
@@ -213,6 +226,7 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
     @Override
     public void recover() throws JMSException {
         checkOpen();
+        checkNotInContainerTransaction("recover()");
         if (mode == SESSION_TRANSACTED) {
             throw new jakarta.jms.IllegalStateException("recover() is for sessions that are not transacted; use rollback().");
         }
@@ -232,8 +246,8 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
             throw new jakarta.jms.IllegalStateException("The session that received this message is closed; its"
                     + " unacknowledged messages will be delivered again.");
         }
-        if (mode != CLIENT_ACKNOWLEDGE) {
-            return;
+        if (mode != CLIENT_ACKNOWLEDGE || transactedNow()) {
+            return; // in a container's transaction the transaction acknowledges
         }
         lock.lock();
         try {
@@ -825,6 +839,7 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
     @Override
     public void setMessageListener(MessageListener listener) throws JMSException {
         checkOpen();
+        connection.refuseInContainer("Session.setMessageListener", "use a message-driven bean");
         distinguishedListener = listener;
     }
 
@@ -913,9 +928,12 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
         return closed || connection.isClosed();
     }
 
-    /** Whether close rolls back the session's own work (an XA session's branch is the transaction manager's). */
+    /**
+     * Whether close rolls back the session's own work: an XA session's branch is the transaction
+     * manager's, and so is a container session's while its transaction is active.
+     */
     boolean rollsBackOnClose() {
-        return true;
+        return !(connection.factory.inContainer() && aq.inGlobalTransaction());
     }
 
     void checkOpen() throws jakarta.jms.IllegalStateException {
