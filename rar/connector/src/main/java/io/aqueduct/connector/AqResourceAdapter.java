@@ -1,7 +1,7 @@
 package io.aqueduct.connector;
 
-import io.aqueduct.connector.inbound.AqActivationSpec;
 import io.aqueduct.connector.inbound.DeliveryActivation;
+import io.aqueduct.connector.inbound.EndpointSpec;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.session.EngineSession;
 import jakarta.resource.ResourceException;
@@ -214,18 +214,18 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     @Override
     public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
-        if (!(spec instanceof AqActivationSpec aq)) {
-            throw new ResourceException("Aqueduct activates only its own activation spec, not " + spec.getClass().getName());
+        if (!(spec instanceof EndpointSpec endpoint)) {
+            throw new ResourceException("Aqueduct activates only its own activation specs, not " + spec.getClass().getName());
         }
-        aq.validate();
+        endpoint.validate();
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(AqResourceAdapter.class.getClassLoader());
         try {
-            DeliveryActivation activation = new DeliveryActivation(engine(), context.getWorkManager(), factory, aq);
+            DeliveryActivation activation = new DeliveryActivation(engine(), context.getWorkManager(), factory, endpoint);
             activation.start();
             activations.put(new ActivationKey(factory, spec), activation);
-            LOG.info(() -> "Aqueduct delivers " + aq.getQueueName() + " to " + factory.getEndpointClass().getName()
-                    + " with " + aq.getMaxSessions() + " session(s)");
+            LOG.info(() -> "Aqueduct delivers " + activation.queue() + " to " + factory.getEndpointClass().getName()
+                    + " with " + endpoint.sessions() + " session(s)");
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * correlation, and how many sessions deliver concurrently.
  */
 @Activation(messageListeners = AqMessageListener.class)
-public class AqActivationSpec implements ActivationSpec {
+public class AqActivationSpec implements EndpointSpec {
     private static final Pattern NAME = Pattern.compile("([A-Za-z][A-Za-z0-9_$#]*\\.)?[A-Za-z][A-Za-z0-9_$#]*");
 
     @ConfigProperty(description = "The queue to consume, [schema.]name. Required.")
@@ -92,6 +92,22 @@ public class AqActivationSpec implements ActivationSpec {
         } catch (java.beans.IntrospectionException e) {
             return null;
         }
+    }
+
+    @Override
+    public DeliverySource source(io.aqueduct.engine.AqueductEngine engine,
+            jakarta.resource.spi.endpoint.MessageEndpointFactory factory) throws ResourceException {
+        return new NativeSource(engine, this);
+    }
+
+    @Override
+    public int sessions() {
+        return maxSessions;
+    }
+
+    @Override
+    public String sessionUser() {
+        return blankToNull(user);
     }
 
     String blankToNull(String s) {

@@ -2,11 +2,6 @@ package io.aqueduct.connector.inbound;
 
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
-import io.aqueduct.api.AqMessageListener;
-import io.aqueduct.api.DequeueMode;
-import io.aqueduct.api.DequeueOptions;
-import io.aqueduct.api.Message;
-import io.aqueduct.api.Navigation;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.session.EngineSession;
 import io.aqueduct.engine.store.Outage;
@@ -28,83 +23,66 @@ import javax.transaction.xa.XAResource;
  * Delivery to one activated MDB: {@code maxSessions} workers, each with its own queue session.
  * A worker waits (outside any transaction) until its queue has a message, then dequeues it
  * (REMOVE) and calls the MDB inside one XA transaction of the container: the MDB's rollback is a
- * failed attempt, counted by the engine's after-rollback hook.
+ * failed attempt, counted by the engine's after-rollback hook. What is dequeued and how the
+ * listener is called is the {@link DeliverySource}'s: the native listener's or a JMS one's.
  */
 public final class DeliveryActivation {
     private static final Logger LOG = Logger.getLogger(DeliveryActivation.class.getName());
-    private static final Method ON_MESSAGE;
-
-    static {
-        try {
-            ON_MESSAGE = AqMessageListener.class.getMethod("onMessage", Message.class);
-        } catch (NoSuchMethodException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final AqueductEngine engine;
     private final WorkManager workManager;
     private final MessageEndpointFactory factory;
-    private final AqActivationSpec spec;
+    private final EndpointSpec spec;
+    private final DeliverySource source;
     private final String queue;
     private final String correlation;
     private final String consumer;
-    private final String condition;
+    private final Method method;
     private volatile boolean running;
     private CountDownLatch workers;
 
+    /** Checks what the spec names against the store (the deployment fails here, naming the problem). */
     public DeliveryActivation(AqueductEngine engine, WorkManager workManager, MessageEndpointFactory factory,
-            AqActivationSpec spec) throws ResourceException {
+            EndpointSpec spec) throws ResourceException {
         this.engine = engine;
         this.workManager = workManager;
         this.factory = factory;
         this.spec = spec;
-        this.queue = spec.getQueueName().trim();
-        this.correlation = spec.blankToNull(spec.getCorrelation());
-        this.consumer = spec.blankToNull(spec.getConsumerName());
-        this.condition = spec.blankToNull(spec.getCondition());
-        checkQueue();
+        this.source = spec.source(engine, factory);
+        this.queue = source.queue();
+        this.correlation = source.correlation();
+        this.consumer = source.consumer();
+        this.method = source.listenerMethod();
     }
 
-    /** The queue must exist and fit the consumer name, or the deployment fails naming the problem. */
-    private void checkQueue() throws ResourceException {
-        try (EngineSession probe = engine.openSession(null)) {
-            if (!probe.queueExists(queue)) {
-                throw new ResourceException("Invalid Aqueduct activation config: queueName '" + queue
-                        + "' names no existing queue (AQ-24010). Create and start the queue first.");
-            }
-            var meta = probe.admin().queue(queue);
-            var table = probe.admin().queueTable(meta.owner() + "." + meta.queueTable());
-            if (table.multipleConsumers() && consumer == null && meta.queueType() != io.aqueduct.api.QueueType.EXCEPTION) {
-                throw new ResourceException("Invalid Aqueduct activation config: queue '" + queue
-                        + "' is a multi-consumer queue; set consumerName to the subscriber to consume as.");
-            }
-            if (!table.multipleConsumers() && consumer != null) {
-                throw new ResourceException("Invalid Aqueduct activation config: queue '" + queue
-                        + "' is a single-consumer queue; leave consumerName empty.");
-            }
-        } catch (AqException e) {
-            throw new ResourceException("Invalid Aqueduct activation config: queueName '" + queue + "': " + e.getMessage(), e);
-        }
+    /** The queue delivered from. */
+    public String queue() {
+        return queue;
     }
 
     public void start() throws ResourceException {
         running = true;
-        int n = spec.getMaxSessions();
+        int n = spec.sessions();
         workers = new CountDownLatch(n);
         for (int i = 0; i < n; i++) {
-            EngineSession session = engine.openSession(spec.blankToNull(spec.getUser()));
+            EngineSession session = engine.openSession(spec.sessionUser());
             try {
                 workManager.scheduleWork(new Worker(session), WorkManager.INDEFINITE, null, null);
             } catch (WorkException e) {
                 session.close();
-                running = false;
+                for (int left = i; left < n; left++) {
+                    workers.countDown(); // never started
+                }
+                stop();
                 throw new ResourceException("The WorkManager refused Aqueduct's delivery work: " + e.getMessage(), e);
             }
         }
     }
 
-    /** Stops delivery: workers finish the message in hand (or roll it back) and leave. */
+    /**
+     * Stops delivery: workers finish the message in hand (or roll it back) and leave; then the
+     * source lets go of what it holds (a non-durable JMS subscription ends).
+     */
     public void stop() {
         running = false;
         wakeQueue();
@@ -114,6 +92,12 @@ public final class DeliveryActivation {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            try {
+                source.close();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Aqueduct: releasing what the delivery from " + queue + " held failed", e);
+            }
         }
     }
 
@@ -141,9 +125,6 @@ public final class DeliveryActivation {
          */
         @Override
         public void run() {
-            DequeueOptions options = DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
-                    .waitSeconds(DequeueOptions.NO_WAIT).correlation(correlation).consumerName(consumer)
-                    .condition(condition);
             Outage outage = new Outage(LOG, "Aqueduct delivery from " + queue + " to " + factory.getEndpointClass().getName());
             try {
                 while (running && !engine.isClosed()) {
@@ -154,7 +135,7 @@ public final class DeliveryActivation {
                             xa = null;
                         }
                         if (session == null) {
-                            session = engine.openSession(spec.blankToNull(spec.getUser()));
+                            session = engine.openSession(spec.sessionUser());
                         }
                         if (xa == null) {
                             xa = session.xaResource();
@@ -166,7 +147,7 @@ public final class DeliveryActivation {
                             break;
                         }
                         long seen = session.queueVersion(queue);
-                        if (!deliverOne(xa, options)) {
+                        if (!deliverOne(xa)) {
                             // another worker took it, or the condition accepts nothing yet: wait for the queue
                             // to change (the winner's commit, a new message); the bound retries an unavailable MDB
                             session.awaitQueueChange(queue, seen, 1_000);
@@ -203,10 +184,10 @@ public final class DeliveryActivation {
         }
 
         /** One attempt: true when a message was dequeued and handed to the MDB (whatever it then did). */
-        private boolean deliverOne(XAResource xa, DequeueOptions options) {
+        private boolean deliverOne(XAResource xa) {
             boolean transacted;
             try {
-                transacted = factory.isDeliveryTransacted(ON_MESSAGE);
+                transacted = factory.isDeliveryTransacted(method);
             } catch (NoSuchMethodException e) {
                 throw new IllegalStateException(e);
             }
@@ -219,17 +200,17 @@ public final class DeliveryActivation {
                 return false;
             }
             try {
-                return transacted ? deliverInTransaction(endpoint, options) : deliverLocally(endpoint, options);
+                return transacted ? deliverInTransaction(endpoint) : deliverLocally(endpoint);
             } finally {
                 endpoint.release();
             }
         }
 
         /** The dequeue and the MDB's work in the container's XA transaction, begun by beforeDelivery. */
-        private boolean deliverInTransaction(MessageEndpoint endpoint, DequeueOptions options) {
+        private boolean deliverInTransaction(MessageEndpoint endpoint) {
             boolean delivered = false;
             try {
-                endpoint.beforeDelivery(ON_MESSAGE);
+                endpoint.beforeDelivery(method);
             } catch (NoSuchMethodException | ResourceException e) {
                 if (session.connectionGone()) {
                     // the container could not enlist the session's XAResource: its store connection is gone.
@@ -242,15 +223,15 @@ public final class DeliveryActivation {
                 return false;
             }
             try {
-                Message m = dequeue(options);
+                Object m = source.take(session);
                 if (m != null) {
                     delivered = true;
                     try {
-                        ((AqMessageListener) endpoint).onMessage(m);
+                        source.deliver(endpoint, m);
                     } catch (RuntimeException e) {
                         // a system exception: the container marks the transaction rollback-only and
                         // afterDelivery rolls it back, a failed attempt for the message
-                        LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " failed on " + m.id()
+                        LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " failed on " + source.describe(m)
                                 + "; the delivery is rolled back", e);
                     }
                 }
@@ -267,10 +248,10 @@ public final class DeliveryActivation {
         }
 
         /** The MDB is not transacted (bean-managed or NOT_SUPPORTED): the session's own transaction. */
-        private boolean deliverLocally(MessageEndpoint endpoint, DequeueOptions options) {
-            Message m;
+        private boolean deliverLocally(MessageEndpoint endpoint) {
+            Object m;
             try {
-                m = dequeue(options);
+                m = source.take(session);
             } catch (RuntimeException e) {
                 session.rollback();
                 throw e;
@@ -280,24 +261,13 @@ public final class DeliveryActivation {
                 return false;
             }
             try {
-                ((AqMessageListener) endpoint).onMessage(m);
+                source.deliver(endpoint, m);
             } catch (RuntimeException e) {
                 session.rollback(); // a failed attempt
                 return true;
             }
             session.commit();
             return true;
-        }
-
-        private Message dequeue(DequeueOptions options) {
-            try {
-                return session.dequeue(queue, options);
-            } catch (AqException e) {
-                if (e.errorCode() == AqError.NO_MESSAGE) {
-                    return null; // another worker took it first
-                }
-                throw e;
-            }
         }
 
         @Override

@@ -146,7 +146,7 @@ public final class EndpointConsumer implements AutoCloseable {
         try {
             control.aq.dequeueArray(destination.queueName(), options().mode(DequeueMode.BROWSE), 1);
         } catch (AqException e) {
-            throw JmsErrors.ofSelector(e, selector);
+            throw selector != null ? JmsErrors.ofSelector(e, selector) : JmsErrors.of(e);
         } finally {
             control.lock.unlock();
         }
