@@ -29,7 +29,7 @@ final class RunningAdapter implements AutoCloseable {
     private final List<Activation> activations = new ArrayList<>();
     private boolean stopped;
 
-    record Activation(TransactedEndpoints endpoints, AqActivationSpec spec) {
+    record Activation(TransactedEndpoints endpoints, jakarta.resource.spi.ActivationSpec spec) {
     }
 
     private RunningAdapter() {
@@ -79,6 +79,15 @@ final class RunningAdapter implements AutoCloseable {
     /** The container's activation of {@code endpoints} on {@code queue}. */
     TransactedEndpoints activate(String queue, int maxSessions, TransactedEndpoints endpoints) throws ResourceException {
         AqActivationSpec spec = spec(queue, maxSessions);
+        adapter.endpointActivation(endpoints, spec);
+        activations.add(new Activation(endpoints, spec));
+        return endpoints;
+    }
+
+    /** The container's activation of a MessageListener MDB ({@code endpoints} made with a JmsBean) with {@code spec}. */
+    TransactedEndpoints activate(io.aqueduct.connector.jms.JmsActivationSpec spec, TransactedEndpoints endpoints)
+            throws ResourceException {
+        spec.setResourceAdapter(adapter);
         adapter.endpointActivation(endpoints, spec);
         activations.add(new Activation(endpoints, spec));
         return endpoints;
@@ -186,12 +195,15 @@ final class RunningAdapter implements AutoCloseable {
         sb.append("endpoints created ").append(mdb.endpointsCreated()).append(", released ").append(mdb.endpointsReleased()).append('\n');
         sb.append("work failures: ").append(workManager.failures()).append('\n');
         for (Activation a : activations) {
+            if (!(a.spec() instanceof AqActivationSpec spec)) {
+                continue;
+            }
             try {
-                sb.append("queue ").append(a.spec().getQueueName()).append(" holds ")
-                        .append(browse(a.spec().getQueueName()).stream().map(m -> m.text() + "/" + m.properties().attempts()
+                sb.append("queue ").append(spec.getQueueName()).append(" holds ")
+                        .append(browse(spec.getQueueName()).stream().map(m -> m.text() + "/" + m.properties().attempts()
                                 + "/" + m.properties().state()).toList()).append('\n');
             } catch (RuntimeException | ResourceException x) {
-                sb.append("queue ").append(a.spec().getQueueName()).append(" cannot be browsed: ").append(x).append('\n');
+                sb.append("queue ").append(spec.getQueueName()).append(" cannot be browsed: ").append(x).append('\n');
             }
         }
         Thread.getAllStackTraces().forEach((t, stack) -> {

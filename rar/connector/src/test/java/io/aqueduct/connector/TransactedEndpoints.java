@@ -32,6 +32,11 @@ final class TransactedEndpoints implements MessageEndpointFactory {
         void onMessage(Message m) throws Exception;
     }
 
+    /** The test's bean when it implements jakarta.jms.MessageListener. */
+    interface JmsBean {
+        void onMessage(jakarta.jms.Message m) throws Exception;
+    }
+
     enum Outcome {
         COMMITTED, ROLLED_BACK,
         /** The commit failed in a way that leaves the outcome unknown to the transaction manager (XA_HEURHAZ, XAER_RMFAIL). */
@@ -52,6 +57,7 @@ final class TransactedEndpoints implements MessageEndpointFactory {
     private static final ThreadLocal<Handler> CURRENT = new ThreadLocal<>();
 
     private final Bean bean;
+    private final JmsBean jmsBean;
     private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
     private final List<Throwable> containerErrors = new CopyOnWriteArrayList<>();
     private final AtomicInteger endpoints = new AtomicInteger();
@@ -70,7 +76,44 @@ final class TransactedEndpoints implements MessageEndpointFactory {
      */
     TransactedEndpoints(Bean bean, boolean transacted) {
         this.bean = bean;
+        this.jmsBean = null;
         this.transacted = transacted;
+    }
+
+    private TransactedEndpoints(JmsBean bean, boolean transacted) {
+        this.bean = null;
+        this.jmsBean = bean;
+        this.transacted = transacted;
+    }
+
+    /** A MessageListener MDB (container-managed when {@code transacted}). */
+    static TransactedEndpoints jms(JmsBean bean, boolean transacted) {
+        return new TransactedEndpoints(bean, transacted);
+    }
+
+    /** What a delivery record says of a message: the AQ one, or the JMS one (id from JMSMessageID, attempts from JMSXDeliveryCount). */
+    private record Seen(MessageId id, String text, int attempts) {
+        static Seen of(Object m) {
+            if (m instanceof Message aq) {
+                return new Seen(aq.id(), textOf(aq), aq.properties().attempts());
+            }
+            try {
+                jakarta.jms.Message j = (jakarta.jms.Message) m;
+                String text = j instanceof jakarta.jms.TextMessage t ? t.getText() : j.getBody(Object.class) + "";
+                return new Seen(MessageId.parse(j.getJMSMessageID().substring(3)), text,
+                        j.getIntProperty("JMSXDeliveryCount") - 1);
+            } catch (jakarta.jms.JMSException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private void callBean(Object m) throws Exception {
+        if (m instanceof Message aq) {
+            bean.onMessage(aq);
+        } else {
+            jmsBean.onMessage((jakarta.jms.Message) m);
+        }
     }
 
     /** From inside the bean: the delivery's transaction is to roll back (MessageDrivenContext.setRollbackOnly). */
@@ -140,7 +183,8 @@ final class TransactedEndpoints implements MessageEndpointFactory {
         }
         endpoints.incrementAndGet();
         return (MessageEndpoint) Proxy.newProxyInstance(TransactedEndpoints.class.getClassLoader(),
-                new Class<?>[] {MessageEndpoint.class, AqMessageListener.class}, new Handler(xaResource));
+                new Class<?>[] {MessageEndpoint.class, jmsBean != null ? jakarta.jms.MessageListener.class : AqMessageListener.class},
+                new Handler(xaResource));
     }
 
     @Override
@@ -168,7 +212,7 @@ final class TransactedEndpoints implements MessageEndpointFactory {
     private final class Handler implements InvocationHandler {
         private final XAResource xa;
         private Xid xid;
-        private Message message;
+        private Object message;
         private boolean rollbackOnly;
         private boolean isReleased;
 
@@ -188,7 +232,7 @@ final class TransactedEndpoints implements MessageEndpointFactory {
                     return null;
                 }
                 case "onMessage" -> {
-                    onMessage((Message) args[0]);
+                    onMessage(args[0]);
                     return null;
                 }
                 case "release" -> {
@@ -230,7 +274,7 @@ final class TransactedEndpoints implements MessageEndpointFactory {
             rollbackOnly = false;
         }
 
-        private void onMessage(Message m) throws Throwable {
+        private void onMessage(Object m) throws Throwable {
             if (!transacted) {
                 onMessageWithoutTransaction(m);
                 return;
@@ -240,7 +284,7 @@ final class TransactedEndpoints implements MessageEndpointFactory {
             message = m;
             CURRENT.set(this);
             try {
-                bean.onMessage(m);
+                callBean(m);
             } catch (RuntimeException e) {
                 rollbackOnly = true; // a system exception: the container marks the transaction rollback-only
                 throw e;
@@ -253,10 +297,10 @@ final class TransactedEndpoints implements MessageEndpointFactory {
         }
 
         /** Not transacted: the outcome is the adapter's (it commits its session, or rolls back when the bean threw). */
-        private void onMessageWithoutTransaction(Message m) {
+        private void onMessageWithoutTransaction(Object m) {
             Outcome outcome = Outcome.COMMITTED;
             try {
-                bean.onMessage(m);
+                callBean(m);
             } catch (RuntimeException e) {
                 outcome = Outcome.ROLLED_BACK;
                 throw e;
@@ -264,7 +308,8 @@ final class TransactedEndpoints implements MessageEndpointFactory {
                 outcome = Outcome.ROLLED_BACK;
                 throw new RuntimeException("the bean failed (EJBException)", e);
             } finally {
-                deliveries.add(new Delivery(m.id(), textOf(m), m.properties().attempts(), outcome, 0,
+                Seen seen = Seen.of(m);
+                deliveries.add(new Delivery(seen.id(), seen.text(), seen.attempts(), outcome, 0,
                         Thread.currentThread().getName(), System.nanoTime()));
             }
         }
@@ -272,7 +317,7 @@ final class TransactedEndpoints implements MessageEndpointFactory {
         private void afterDelivery() throws ResourceException {
             check(xid != null, "afterDelivery without beforeDelivery");
             Xid x = xid;
-            Message m = message;
+            Object m = message;
             xid = null;
             message = null;
             Outcome outcome;
@@ -302,7 +347,8 @@ final class TransactedEndpoints implements MessageEndpointFactory {
                 }
             }
             if (m != null) {
-                deliveries.add(new Delivery(m.id(), textOf(m), m.properties().attempts(), outcome,
+                Seen seen = Seen.of(m);
+                deliveries.add(new Delivery(seen.id(), seen.text(), seen.attempts(), outcome,
                         failure == null ? 0 : failure.errorCode, Thread.currentThread().getName(), System.nanoTime()));
             }
             if (failure != null) {
