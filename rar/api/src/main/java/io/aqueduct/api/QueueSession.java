@@ -83,7 +83,8 @@ public interface QueueSession extends AutoCloseable {
      * Whether the session now works in a global (XA) transaction branch, between its XAResource's
      * {@code start} and {@code end}: its ON_COMMIT work is then committed or rolled back by the
      * transaction manager, and {@link #commit()} / {@link #rollback()} are refused. In the resource
-     * adapter: whether the container enlisted the session in a transaction that is active now.
+     * adapter: whether the container has the session in a transaction it will end (an XA one, or
+     * the local transaction of a pool with LocalTransaction support).
      */
     default boolean inGlobalTransaction() {
         return false;

@@ -34,6 +34,8 @@ public final class AqManagedConnection implements ManagedConnection {
     private PrintWriter logWriter;
     private volatile boolean broken;
     private volatile boolean destroyed;
+    /** A container-managed local transaction (a LocalTransaction pool) is active: the session's work is its. */
+    private volatile boolean inLocalTransaction;
     private boolean destroyWhenClosed;
 
     /**
@@ -148,9 +150,18 @@ public final class AqManagedConnection implements ManagedConnection {
         }
     }
 
+    /**
+     * Whether the container has this connection in a transaction now: an XA branch of its session,
+     * or a local transaction it began (a pool with LocalTransaction support) and has not ended.
+     */
+    boolean inContainerTransaction() {
+        return inLocalTransaction || session.inGlobalTransaction();
+    }
+
     /** Back to the pool: the handles are invalid, the next user starts at the head of every queue. */
     @Override
     public void cleanup() throws ResourceException {
+        inLocalTransaction = false;
         for (AqSessionHandle h : handles) {
             h.invalidate();
         }
@@ -214,11 +225,13 @@ public final class AqManagedConnection implements ManagedConnection {
             @Override
             public void begin() {
                 // the session's transaction begins with its first unit of work
+                inLocalTransaction = true;
                 localTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_STARTED);
             }
 
             @Override
             public void commit() throws ResourceException {
+                inLocalTransaction = false;
                 try {
                     session.commit();
                 } catch (RuntimeException e) {
@@ -230,6 +243,7 @@ public final class AqManagedConnection implements ManagedConnection {
 
             @Override
             public void rollback() throws ResourceException {
+                inLocalTransaction = false;
                 try {
                     session.rollback();
                 } catch (RuntimeException e) {

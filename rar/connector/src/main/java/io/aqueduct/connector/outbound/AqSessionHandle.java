@@ -123,9 +123,10 @@ public final class AqSessionHandle implements QueueSession {
         return call(() -> owner.getXAResource());
     }
 
+    /** Also true in a container-managed local transaction: its work is then the container's to commit, as in XA. */
     @Override
     public boolean inGlobalTransaction() {
-        return call(() -> owner.session().inGlobalTransaction());
+        return call(() -> owner.inContainerTransaction());
     }
 
     @Override

@@ -169,7 +169,7 @@ public class AqueductConnectionFactory implements ConnectionFactory, QueueConnec
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
         try {
-            return AqueductJMSContext.create(open(userName, password, false), sessionMode);
+            return AqueductJMSContext.create(open(userName, password, false), sessionMode, inContainer());
         } catch (JMSException e) {
             throw RuntimeExceptions.of(e);
         }

@@ -64,9 +64,17 @@ public class AqueductJMSContext implements JMSContext {
     private final Set<AqueductJMSConsumer> consumers = ConcurrentHashMap.newKeySet();
 
     AqueductJMSContext(SharedConnection shared, int sessionMode) {
+        this(shared, sessionMode, false);
+    }
+
+    private AqueductJMSContext(SharedConnection shared, int sessionMode, boolean inContainer) {
         this.shared = shared;
         this.sessionMode = sessionMode;
+        this.inContainer = inContainer;
     }
+
+    /** In a Jakarta EE container a connection has one session: {@link #createContext(int)} is refused. */
+    private final boolean inContainer;
 
     /**
      * A context over {@code connection}, which it owns from now on: the connection closes when
@@ -77,6 +85,15 @@ public class AqueductJMSContext implements JMSContext {
      * @throws JMSRuntimeException for any other session mode; the connection is then closed
      */
     public static JMSContext create(Connection connection, int sessionMode) {
+        return create(connection, sessionMode, false);
+    }
+
+    /**
+     * {@link #create(Connection, int)}; {@code inContainer}: the connection follows a Jakarta EE
+     * container's rules (one session per connection), so {@link #createContext(int)} is refused
+     * with IllegalStateRuntimeException, as Jakarta Messaging says.
+     */
+    public static JMSContext create(Connection connection, int sessionMode, boolean inContainer) {
         Objects.requireNonNull(connection, "connection");
         try {
             checkSessionMode(sessionMode);
@@ -88,7 +105,7 @@ public class AqueductJMSContext implements JMSContext {
             }
             throw e;
         }
-        return new AqueductJMSContext(new SharedConnection(connection), sessionMode);
+        return new AqueductJMSContext(new SharedConnection(connection), sessionMode, inContainer);
     }
 
     static void checkSessionMode(int sessionMode) {
@@ -191,6 +208,11 @@ public class AqueductJMSContext implements JMSContext {
     @Override
     public JMSContext createContext(int sessionMode) {
         checkOpen();
+        if (inContainer) {
+            throw new jakarta.jms.IllegalStateRuntimeException("JMSContext.createContext is not allowed in a Jakarta EE web"
+                    + " or EJB container: it would give the connection a second session (Jakarta Messaging 12.2). Create"
+                    + " another context from the connection factory.");
+        }
         checkSessionMode(sessionMode);
         shared.acquire();
         return new AqueductJMSContext(shared, sessionMode);
