@@ -52,8 +52,8 @@ public class JmsManagedConnectionFactory implements ManagedConnectionFactory, Re
     private static final long serialVersionUID = 1L;
 
     @ConfigProperty(description = "The AQ user of createConnection() / createContext() without a user name (the "
-            + "enqueue / dequeue user, JMSXUserID). Empty: the container's sign-on for the pool, else the resource "
-            + "adapter's user.", defaultValue = "")
+            + "enqueue / dequeue user, JMSXUserID). Empty: the container's sign-on for the pool (res-auth Container), else "
+            + "the resource adapter's user.", defaultValue = "")
     private String userName = "";
 
     @ConfigProperty(description = "Password of UserName. Checked only when Users declares users: createConnection() "
@@ -112,7 +112,8 @@ public class JmsManagedConnectionFactory implements ManagedConnectionFactory, Re
     Users users() throws InvalidPropertyException {
         String declared = blankToNull(users);
         if (declared == null) {
-            return Users.anyone(null); // the default identity is resolved per session: sign-on, UserName, the adapter's
+            // without UserName the default identity is resolved per session: the container's sign-on, else the adapter's user
+            return Users.anyone(blankToNull(userName));
         }
         Map<String, String> passwords = new LinkedHashMap<>();
         for (String pair : declared.split(";")) {
@@ -135,7 +136,7 @@ public class JmsManagedConnectionFactory implements ManagedConnectionFactory, Re
             throw new InvalidPropertyException("Invalid Aqueduct JMS connection factory properties: UserName '" + user
                     + "' is not one of Users with the Password given.");
         }
-        return Users.of(passwords, null);
+        return Users.of(passwords, user);
     }
 
     @Override
