@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
 class DeliveryAfterStoreRestartTest {
     private static final String QUEUE = "RESTART_Q";
     private static final String DEFINITIONS = "table RESTART_QTAB payload=TEXT; queue " + QUEUE
-            + " table=RESTART_QTAB max_retries=100 retry_delay=0";
+            + " table=RESTART_QTAB max_retries=100 retry_delay=0;"
+            + " table RESTART_MQTAB payload=RAW sort=priority,enq_time multiple_consumers=true;"
+            + " queue RESTART_T table=RESTART_MQTAB max_retries=100 retry_delay=0";
     /** How long the server stays down. */
     private static final long DOWN_SECONDS = 5;
 
@@ -152,6 +154,56 @@ class DeliveryAfterStoreRestartTest {
 
         ra.awaitSettled(mdb, all(List.of("before"), after), Duration.ofSeconds(30));
         assertEveryOneDeliveredOnce(mdb, all(List.of("before"), after));
+    }
+
+    @Test
+    void a_jms_mdb_on_a_durable_subscription_resumes_by_itself_after_the_server_was_stopped_and_started() throws Exception {
+        io.aqueduct.connector.jms.JmsActivationSpec spec = new io.aqueduct.connector.jms.JmsActivationSpec();
+        spec.setDestination("RESTART_T");
+        spec.setSubscriptionDurability("Durable");
+        spec.setSubscriptionName("billing");
+        spec.setClientId("booksonline");
+        spec.setMaxSessions(2);
+        TransactedEndpoints mdb = ra.activate(spec, TransactedEndpoints.jms(m -> { }, true));
+        List<String> before = texts("before", 10);
+        publish(before);
+        ra.awaitSettled(mdb, before, Duration.ofSeconds(30));
+
+        server.stop();
+        Thread.sleep(TimeUnit.SECONDS.toMillis(DOWN_SECONDS));
+        server.start();
+
+        List<String> after = texts("after", 10);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+            publish(after); // the application retries its send while the store is away
+            return true;
+        });
+        int killed = server.terminateOtherConnections(); // and once more, every connection, while delivering
+        List<String> last = texts("last", 10);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+            publish(last);
+            return true;
+        });
+
+        List<String> all = new java.util.ArrayList<>(all(before, after));
+        all.addAll(last);
+        ra.awaitSettled(mdb, all, Duration.ofSeconds(60));
+        Map<String, Long> settled = mdb.settled().stream().collect(Collectors.groupingBy(Delivery::text, Collectors.counting()));
+        assertThat(settled).as("deliveries by text after the restart and " + killed + " killed connections")
+                .isEqualTo(all.stream().collect(Collectors.toMap(t -> t, t -> 1L)));
+        assertThat(mdb.containerErrors()).isEmpty();
+    }
+
+    /** Publishes the texts to RESTART_T in one transacted JMS session (all or none). */
+    private void publish(List<String> texts) throws Exception {
+        try (jakarta.jms.Connection c = new io.aqueduct.jms.client.AqueductConnectionFactory(ra.adapter.engine()).createConnection()) {
+            jakarta.jms.Session s = c.createSession(true, jakarta.jms.Session.SESSION_TRANSACTED);
+            jakarta.jms.MessageProducer p = s.createProducer(s.createTopic("RESTART_T"));
+            for (String t : texts) {
+                p.send(s.createTextMessage(t));
+            }
+            s.commit();
+        }
     }
 
     /**
