@@ -35,6 +35,35 @@ public final class ProbeQueues {
     /** No consumer: the EJB-enqueue benchmark's target. */
     public static final String SINK = "IT.SINK_Q";
 
+    // ------------------------------------------------------------------ Jakarta Messaging (RAW queue tables)
+
+    /**
+     * The probe's JMS resources, application-scoped, declared with {@code @JMSConnectionFactoryDefinition} /
+     * {@code @JMSDestinationDefinition} on {@link ProbeJmsBean}.
+     */
+    public static final String JMS_CF = "java:app/jms/ItConnectionFactory";
+    /** The JMS queue on {@link #JMS_Q}, looked up by {@link JmsMdbs.Received} (destinationLookup). */
+    public static final String JMS_QUEUE = "java:app/jms/ItQueue";
+    /** The JMS topic on {@link #JMS_T}. */
+    public static final String JMS_TOPIC = "java:app/jms/ItTopic";
+    /** The user of {@link #JMS_CF} (its UserName): the JMSXUserID of what it sends. */
+    public static final String JMS_USER = "PROBE";
+
+    /** Single-consumer queues of table IT.IT_JMS_QTAB (payload RAW, sort priority,enq_time). */
+    public static final String JMS_Q = "IT.JMS_Q";
+    public static final String JMS_FLAKY = "IT.JMS_FLAKY_Q";
+    public static final String JMS_ROLLBACK_ONLY = "IT.JMS_RBONLY_Q";
+    public static final String JMS_SELECTED = "IT.JMS_SEL_Q";
+    public static final String JMS_DRAIN = "IT.JMS_DRAIN_Q";
+    public static final String JMS_EXCEPTIONS = "IT.JMS_EXCEPTIONS";
+    public static final String JMS_BENCH1 = "IT.JMS_BENCH1_Q";
+    public static final String JMS_BENCH4 = "IT.JMS_BENCH4_Q";
+    public static final String JMS_SINK = "IT.JMS_SINK_Q";
+    /** A multi-consumer queue of table IT.IT_JMS_MQTAB: a JMS topic. */
+    public static final String JMS_T = "IT.JMS_T";
+    /** What {@link JmsMdbs.Selective} selects: messages whose color property is red. */
+    public static final String RED = "color = 'red'";
+
     private ProbeQueues() {
     }
 }

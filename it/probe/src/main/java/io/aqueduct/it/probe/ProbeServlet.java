@@ -21,6 +21,9 @@ public class ProbeServlet extends HttpServlet {
     @EJB
     private ProbeBean probe;
 
+    @EJB
+    private ProbeJmsBean jmsProbe;
+
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         resp.setContentType("text/plain;charset=UTF-8");
@@ -117,6 +120,74 @@ public class ProbeServlet extends HttpServlet {
             case "dequeue": {
                 String m = probe.dequeue(req.getParameter("queue"), req.getParameter("id"));
                 return m == null ? "none" : "message=" + m;
+            }
+            // ---------------------------------------------------------------- Jakarta Messaging
+            case "jms-send": {
+                // TextMessages through the injected JMSContext, in one container transaction
+                int count = intParam(req, "count", 1);
+                String text = req.getParameter("text") == null ? "" : req.getParameter("text");
+                List<String> texts = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    texts.add(count == 1 ? text : text + "-" + i);
+                }
+                Map<String, String> properties = new java.util.LinkedHashMap<>();
+                if (req.getParameter("color") != null) {
+                    properties.put("color", req.getParameter("color"));
+                }
+                if (req.getParameter("exceptionQueue") != null) {
+                    properties.put(ProbeJmsBean.EXCEPTION_QUEUE_PROPERTY, req.getParameter("exceptionQueue"));
+                }
+                String destination = req.getParameter("destination") == null ? ProbeQueues.JMS_QUEUE : req.getParameter("destination");
+                long sentAt = System.currentTimeMillis();
+                List<String> ids = jmsProbe.send(destination, Boolean.parseBoolean(req.getParameter("topic")), texts, properties,
+                        intParam(req, "hold", 0), Boolean.parseBoolean(req.getParameter("rollback")));
+                return "count=" + ids.size() + "\nids=" + (ids.size() <= 20 ? String.join(",", ids) : "") + "\nsentAt=" + sentAt
+                        + "\nreturnedAt=" + System.currentTimeMillis();
+            }
+            case "jms-send-notx": {
+                String[] r = jmsProbe.sendWithoutTransaction(req.getParameter("text"), intParam(req, "wait", 10_000)).split(",");
+                return "id=" + r[0] + "\nreceivedAt=" + r[1] + "\nreturnedAt=" + System.currentTimeMillis();
+            }
+            case "jms-send-row":
+                return "id=" + jmsProbe.sendWithRow(req.getParameter("rowId"), Boolean.parseBoolean(req.getParameter("rollback")),
+                        Boolean.parseBoolean(req.getParameter("duplicate")));
+            case "jms-row":
+                return "row=" + jmsProbe.hasRow(req.getParameter("rowId"));
+            case "jms-seen": {
+                // what a JMS MDB received: by JMSMessageID, or the ids of the messages with property rowId
+                if (req.getParameter("rowId") != null) {
+                    List<String> ids = new ArrayList<>();
+                    Recorder.JMS_SEEN.forEach((id, seen) -> {
+                        if (seen.contains("\nrowId=" + req.getParameter("rowId") + "\n")) {
+                            ids.add(id);
+                        }
+                    });
+                    return "ids=" + String.join(",", ids);
+                }
+                String seen = Recorder.JMS_SEEN.get(req.getParameter("id"));
+                return seen == null ? "none" : seen;
+            }
+            case "jms-attempts":
+                return "attempts=" + String.join(",", Recorder.JMS_ATTEMPTS.getOrDefault(req.getParameter("id"), List.of()));
+            case "jms-receive": {
+                String m = jmsProbe.receive(req.getParameter("queue"), req.getParameter("selector"));
+                return m == null ? "none" : "message=" + m;
+            }
+            case "jms-send-bytes": {
+                // the benchmark's load: count BytesMessages of size bytes, in one transaction
+                jmsProbe.sendBytes(req.getParameter("queue"), intParam(req, "count", 1), new byte[intParam(req, "size", 1024)]);
+                return "count=" + intParam(req, "count", 1);
+            }
+            case "jms-send-each": {
+                // the JMS EJB-send benchmark: n container transactions, one BytesMessage each
+                int n = intParam(req, "n", 1);
+                byte[] payload = new byte[intParam(req, "size", 1024)];
+                String queue = req.getParameter("queue");
+                long t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) {
+                    jmsProbe.sendOne(queue, payload);
+                }
+                return "n=" + n + "\nnanos=" + (System.nanoTime() - t0);
             }
             case "reset":
                 Recorder.reset(req.getParameter("queue"));

@@ -20,6 +20,13 @@ public final class Recorder {
     static final Map<String, AtomicInteger> IN_FLIGHT = new ConcurrentHashMap<>();
     static final Map<String, AtomicInteger> MAX_IN_FLIGHT = new ConcurrentHashMap<>();
 
+    /**
+     * JMS deliveries per JMSMessageID: one entry per call to onMessage, {@code <millis>:<JMSXDeliveryCount>:<JMSRedelivered>}.
+     */
+    static final Map<String, List<String>> JMS_ATTEMPTS = new ConcurrentHashMap<>();
+    /** What a JMS MDB received, per JMSMessageID: {@code key=value} lines (text, JMSXUserID, properties). */
+    static final Map<String, String> JMS_SEEN = new ConcurrentHashMap<>();
+
     private Recorder() {
     }
 
@@ -27,6 +34,35 @@ public final class Recorder {
         List<Long> a = ATTEMPTS.computeIfAbsent(msgid, k -> new CopyOnWriteArrayList<>());
         a.add(System.currentTimeMillis());
         return a.size();
+    }
+
+    /** A JMS delivery attempt: its time, JMSXDeliveryCount and JMSRedelivered; returns the attempt's number (1, 2, ...). */
+    static int jmsAttempt(String msgid, int deliveryCount, boolean redelivered) {
+        List<String> a = JMS_ATTEMPTS.computeIfAbsent(msgid, k -> new CopyOnWriteArrayList<>());
+        a.add(System.currentTimeMillis() + ":" + deliveryCount + ":" + redelivered);
+        return a.size();
+    }
+
+    /**
+     * Records a JMS delivery under {@code key} (as {@link #delivered}) and what the message carried; returns its JMSMessageID.
+     */
+    static String jmsDelivered(String key, jakarta.jms.Message m) {
+        try {
+            String id = m.getJMSMessageID();
+            StringBuilder seen = new StringBuilder("id=").append(id)
+                    .append("\ntext=").append(m instanceof jakarta.jms.TextMessage t ? t.getText() : "")
+                    .append("\nuser=").append(m.getStringProperty("JMSXUserID"))
+                    .append("\ndeliveryCount=").append(m.getIntProperty("JMSXDeliveryCount"))
+                    .append("\nredelivered=").append(m.getJMSRedelivered())
+                    .append("\ncolor=").append(m.getStringProperty("color"))
+                    .append("\nrowId=").append(m.getStringProperty("rowId"))
+                    .append("\ndestination=").append(m.getJMSDestination());
+            JMS_SEEN.put(id, seen.toString());
+            delivered(key, id);
+            return id;
+        } catch (jakarta.jms.JMSException e) {
+            throw new IllegalStateException("reading a delivered message: " + e, e);
+        }
     }
 
     static void delivered(String queue, String msgid) {
