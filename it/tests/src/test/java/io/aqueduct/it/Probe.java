@@ -18,7 +18,12 @@ final class Probe {
     private final String base;
 
     Probe(int port) {
-        this.base = "http://localhost:" + port + "/aqueduct-probe/probe/";
+        this(port, "/aqueduct-probe/probe/");
+    }
+
+    /** A servlet at {@code path} (e.g. "/aqueduct-topic/recorder/"): its operations are appended to it. */
+    Probe(int port, String path) {
+        this.base = "http://localhost:" + port + path;
     }
 
     Map<String, String> call(String op, String... keyValues) {
