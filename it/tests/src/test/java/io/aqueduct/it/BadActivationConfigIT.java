@@ -73,6 +73,33 @@ class BadActivationConfigIT {
                 + "</activation-config-property-value></activation-config-property>");
     }
 
+    // the JMS activation spec (a jakarta.jms.MessageListener MDB)
+
+    @Deployment(name = "jms-unknown-destination", managed = false, testable = false, order = 4)
+    static EnterpriseArchive jmsUnknownDestination() {
+        return badJmsEar("aqueduct-bad-jms-dest", property("destination", "IT.NO_SUCH_JMS_Q")
+                + property("destinationType", "jakarta.jms.Queue"));
+    }
+
+    @Deployment(name = "jms-malformed-selector", managed = false, testable = false, order = 5)
+    static EnterpriseArchive jmsMalformedSelector() {
+        return badJmsEar("aqueduct-bad-jms-selector", property("destination", "IT.JMS_Q")
+                + property("destinationType", "jakarta.jms.Queue") + property("messageSelector", "color = = 'red'"));
+    }
+
+    @Deployment(name = "jms-durable-unnamed", managed = false, testable = false, order = 6)
+    static EnterpriseArchive jmsDurableWithoutSubscriptionName() {
+        return badJmsEar("aqueduct-bad-jms-durable", property("destination", "IT.JMS_T")
+                + property("destinationType", "jakarta.jms.Topic") + property("subscriptionDurability", "Durable")
+                + property("clientId", "it-bad-client"));
+    }
+
+    @Deployment(name = "jms-unknown-destination-type", managed = false, testable = false, order = 7)
+    static EnterpriseArchive jmsUnknownDestinationType() {
+        return badJmsEar("aqueduct-bad-jms-type", property("destination", "IT.JMS_Q")
+                + property("destinationType", "jakarta.jms.Mailbox"));
+    }
+
     // ------------------------------------------------------------------ bad activation configs fail the deployment
 
     @Test
@@ -94,6 +121,40 @@ class BadActivationConfigIT {
     void malformedConditionFailsTheDeploymentNamingThePropertyAndThePosition() {
         String problem = deployExpectingFailure("malformed-condition");
         assertThat(problem).contains("condition").contains("position");
+    }
+
+    @Test
+    @Order(93)
+    void jmsUnknownDestinationFailsTheDeploymentNamingItAndTheProperty() {
+        String problem = deployExpectingFailure("jms-unknown-destination");
+        assertThat(problem).contains("IT.NO_SUCH_JMS_Q").contains("destination");
+    }
+
+    @Test
+    @Order(94)
+    void jmsMalformedSelectorFailsTheDeploymentNamingTheProperty() {
+        String problem = deployExpectingFailure("jms-malformed-selector");
+        assertThat(problem).contains("messageSelector");
+    }
+
+    @Test
+    @Order(95)
+    void jmsDurableSubscriptionWithoutANameFailsTheDeploymentNamingTheMissingProperty() {
+        String problem = deployExpectingFailure("jms-durable-unnamed");
+        assertThat(problem).contains("subscriptionName");
+    }
+
+    @Test
+    @Order(96)
+    void jmsUnknownDestinationTypeFailsTheDeploymentNamingThePropertyAndTheValue() {
+        String problem = deployExpectingFailure("jms-unknown-destination-type");
+        assertThat(problem).contains("destinationType").contains("jakarta.jms.Mailbox");
+    }
+
+    private static String property(String name, String value) {
+        return "<activation-config-property><activation-config-property-name>" + name
+                + "</activation-config-property-name><activation-config-property-value>" + value
+                + "</activation-config-property-value></activation-config-property>";
     }
 
     /** Deploys, expects a failure, and returns what the failure said (exception chain and server log). */
@@ -124,6 +185,8 @@ class BadActivationConfigIT {
             public void close() {
             }
         };
+        Path log = serverLog();
+        long logBefore = sizeOf(log);
         Logger root = Logger.getLogger("");
         root.addHandler(capture);
         StringBuilder said = new StringBuilder();
@@ -152,13 +215,12 @@ class BadActivationConfigIT {
                 throw new AssertionError("the deployment '" + name + "' should have failed; it said:\n" + said);
             }
         }
-        String root1 = System.getProperty("com.sun.aas.instanceRoot");
-        if (root1 != null) {
+        if (log != null && Files.exists(log)) {
+            // what the server logged during this deployment only: earlier deployments' lines name other properties
             try {
-                Path log = Path.of(root1, "logs", "server.log");
-                if (Files.exists(log)) {
-                    said.append('\n').append(Files.readString(log));
-                }
+                byte[] all = Files.readAllBytes(log);
+                int from = (int) Math.min(logBefore, all.length);
+                said.append('\n').append(new String(all, from, all.length - from, java.nio.charset.StandardCharsets.UTF_8));
             } catch (IOException e) {
                 said.append("\n(server.log unreadable: ").append(e).append(')');
             }
@@ -167,8 +229,30 @@ class BadActivationConfigIT {
         return said.toString();
     }
 
+    private static Path serverLog() {
+        String instanceRoot = System.getProperty("com.sun.aas.instanceRoot");
+        return instanceRoot == null ? null : Path.of(instanceRoot, "logs", "server.log");
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return file != null && Files.exists(file) ? Files.size(file) : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     /** A small EAR: the real RAR on a store of its own, and the probe's BadConfigMdb with the given activation config. */
     private static EnterpriseArchive badEar(String earName, String activationConfig) {
+        return badEar(earName, "BadConfigMdb", "io.aqueduct.api.AqMessageListener", activationConfig);
+    }
+
+    /** As {@link #badEar(String, String)}, with the probe's BadJmsConfigMdb, a jakarta.jms.MessageListener. */
+    private static EnterpriseArchive badJmsEar(String earName, String activationConfig) {
+        return badEar(earName, "BadJmsConfigMdb", "jakarta.jms.MessageListener", activationConfig);
+    }
+
+    private static EnterpriseArchive badEar(String earName, String mdbClass, String messagingType, String activationConfig) {
         File store = new File(System.getProperty("java.io.tmpdir"), earName + "-store");
         ResourceAdapterArchive rar = ShrinkWrap.create(ResourceAdapterArchive.class, "aqueduct-rar.rar")
                 .merge(ShrinkWrap.createFromZipFile(ResourceAdapterArchive.class, DEPLOYMENTS.resolve("aqueduct-rar.rar").toFile()))
@@ -193,8 +277,8 @@ class BadActivationConfigIT {
                         """.formatted(store.getAbsolutePath())), "ra.xml");
         WebArchive probe = ShrinkWrap.createFromZipFile(WebArchive.class, DEPLOYMENTS.resolve("aqueduct-probe.war").toFile());
         JavaArchive ejb = ShrinkWrap.create(JavaArchive.class, "bad-mdb.jar")
-                .add(probe.get("/WEB-INF/classes/io/aqueduct/it/probe/BadConfigMdb.class").getAsset(),
-                        "io/aqueduct/it/probe/BadConfigMdb.class")
+                .add(probe.get("/WEB-INF/classes/io/aqueduct/it/probe/" + mdbClass + ".class").getAsset(),
+                        "io/aqueduct/it/probe/" + mdbClass + ".class")
                 .addAsManifestResource(new StringAsset("""
                         <?xml version="1.0" encoding="UTF-8"?>
                         <ejb-jar xmlns="https://jakarta.ee/xml/ns/jakartaee"
@@ -204,8 +288,8 @@ class BadActivationConfigIT {
                           <enterprise-beans>
                             <message-driven>
                               <ejb-name>BadConfigMdb</ejb-name>
-                              <ejb-class>io.aqueduct.it.probe.BadConfigMdb</ejb-class>
-                              <messaging-type>io.aqueduct.api.AqMessageListener</messaging-type>
+                              <ejb-class>io.aqueduct.it.probe.%s</ejb-class>
+                              <messaging-type>%s</messaging-type>
                               <transaction-type>Container</transaction-type>
                               <activation-config>
                                 %s
@@ -213,7 +297,7 @@ class BadActivationConfigIT {
                             </message-driven>
                           </enterprise-beans>
                         </ejb-jar>
-                        """.formatted(activationConfig)), "ejb-jar.xml")
+                        """.formatted(mdbClass, messagingType, activationConfig)), "ejb-jar.xml")
                 .addAsManifestResource(new StringAsset("""
                         <?xml version="1.0" encoding="UTF-8"?>
                         <!DOCTYPE glassfish-ejb-jar PUBLIC "-//GlassFish.org//DTD GlassFish Application Server 3.1 EJB 3.1//EN"
