@@ -36,11 +36,11 @@ import javax.sql.DataSource;
  * object resources (property Name = destinationName).
  */
 @JMSConnectionFactoryDefinition(name = ProbeQueues.JMS_CF, interfaceName = "jakarta.jms.ConnectionFactory",
-        resourceAdapter = ProbeQueues.RA, user = ProbeQueues.JMS_USER, minPoolSize = 0, maxPoolSize = 32)
+        resourceAdapter = ProbeQueues.RA_OF_THIS_APPLICATION, user = ProbeQueues.JMS_USER, minPoolSize = 0, maxPoolSize = 32)
 @JMSDestinationDefinition(name = ProbeQueues.JMS_QUEUE, interfaceName = "jakarta.jms.Queue",
-        resourceAdapter = ProbeQueues.RA, destinationName = ProbeQueues.JMS_Q)
+        resourceAdapter = ProbeQueues.RA_OF_THIS_APPLICATION, destinationName = ProbeQueues.JMS_Q)
 @JMSDestinationDefinition(name = ProbeQueues.JMS_TOPIC, interfaceName = "jakarta.jms.Topic",
-        resourceAdapter = ProbeQueues.RA, destinationName = ProbeQueues.JMS_T)
+        resourceAdapter = ProbeQueues.RA_OF_THIS_APPLICATION, destinationName = ProbeQueues.JMS_T)
 @Stateless
 public class ProbeJmsBean {
     /** The probe's own table in the EAR's XA data source: a JDBC row beside a JMS send. */

@@ -7,6 +7,13 @@ package io.aqueduct.it.probe;
  */
 public final class ProbeQueues {
     public static final String RA = "aqueduct-booksonline#aqueduct-rar";
+    /**
+     * The same adapter as resource definitions (@JMSConnectionFactoryDefinition, @JMSDestinationDefinition,
+     * ...) must name it: an adapter embedded in the application is "#rarName" there; Payara puts the
+     * application's name in front itself and refuses "app#rar" (AS-DEPLOYMENT-00020, "Application
+     * validation fails ... for jndi-name []").
+     */
+    public static final String RA_OF_THIS_APPLICATION = "#aqueduct-rar";
     public static final String FLAKY = "IT.FLAKY_Q";
     public static final String ROLLBACK_ONLY = "IT.RBONLY_Q";
     public static final String EXCEPTIONS = "IT.IT_EXCEPTIONS";
