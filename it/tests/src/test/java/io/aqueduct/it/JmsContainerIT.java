@@ -53,10 +53,10 @@ class JmsContainerIT {
     // ------------------------------------------------------------------ outbound: JMSContext in container transactions
 
     /**
-     * A send through the injected JMSContext belongs to the container transaction: the MDB does not
+     * A send through a JMSContext of the factory (createContext() in the EJB's container transaction)
+     * belongs to the container transaction: the MDB does not
      * get it while the transaction is open (1.5 s held after the send), gets it once it commits, and
-     * never gets what a rolled-back transaction sent. The factory's UserName (the annotation's
-     * user) is the messages' JMSXUserID.
+     * never gets what a rolled-back transaction sent.
      */
     @Test
     @Order(1)
@@ -70,8 +70,7 @@ class JmsContainerIT {
         assertThat(receivedAt(committed) - sentAt).as("ms from the send to the delivery: not before the commit, "
                 + "the transaction held open 1.5 s after the send").isGreaterThanOrEqualTo(1_500);
         Map<String, String> seen = PROBE.call("jms-seen", "id", committed);
-        assertThat(seen).containsEntry("text", "held").containsEntry("deliveryCount", "1").containsEntry("redelivered", "false")
-                .containsEntry("user", "PROBE");
+        assertThat(seen).containsEntry("text", "held").containsEntry("deliveryCount", "1").containsEntry("redelivered", "false");
 
         // a message sent after the rolled-back one arrives: the queue is flowing, the rolled-back one never does
         String later = PROBE.call("jms-send", "text", "after the rollback").get("ids");
@@ -81,10 +80,43 @@ class JmsContainerIT {
                 .containsKey("none");
     }
 
-    /** Outside any transaction (NOT_SUPPORTED) the JMSContext's session is not transacted: the send is there at once. */
+    /**
+     * The factory's UserName (Payara passes the definition's {@code user} as the connection
+     * definition's property UserName) is who sends: the JMSXUserID the MDB sees.
+     */
     @Test
     @Order(2)
-    void jmsContextOutsideAnyTransactionSendsImmediately() {
+    void theFactorysUserNameIsTheJmsxUserIdOfWhatItSends() {
+        String id = PROBE.call("jms-send", "text", "who sent me").get("ids");
+        Probe.await("the MDB to receive it", Duration.ofSeconds(30), () -> receivedAt(id) > 0);
+        assertThat(PROBE.call("jms-seen", "id", id)).as("what the MDB saw").containsEntry("user", "PROBE");
+    }
+
+    /**
+     * The injected JMSContext ({@code @Inject @JMSConnectionFactory}) in a container transaction: its
+     * send is delivered after the commit. Payara 6.2024.8 fails here before the adapter is asked for
+     * anything: the injected context is TransactionScoped in a transaction, and creating it throws
+     * NullPointerException ("trxScopeInitializedEvent is null", TransactionScopedCDIEventHelperImpl:
+     * the helper bean Payara adds for the scope's events gets no injection when the application is an
+     * EAR). Enable this test with a Payara that fixes it.
+     */
+    @Test
+    @Order(3)
+    @org.junit.jupiter.api.Disabled("Payara 6.2024.8: @TransactionScoped fails in this EAR (NPE trxScopeInitializedEvent)")
+    void injectedJmsContextSendIsDeliveredAfterTheContainerTransactionCommits() {
+        Map<String, String> r = PROBE.call("jms-send", "text", "injected", "injected", "true", "hold", "500");
+        long sentAt = Long.parseLong(r.get("sentAt"));
+        Probe.await("the MDB to receive the injected context's message", Duration.ofSeconds(30), () -> receivedAt(r.get("ids")) > 0);
+        assertThat(receivedAt(r.get("ids")) - sentAt).isGreaterThanOrEqualTo(500);
+    }
+
+    /**
+     * Outside any transaction (NOT_SUPPORTED) the injected JMSContext's session is not transacted:
+     * the send is there at once, the MDB gets it while the sending method still runs.
+     */
+    @Test
+    @Order(4)
+    void injectedJmsContextOutsideAnyTransactionSendsImmediately() {
         Map<String, String> r = PROBE.call("jms-send-notx", "text", "no transaction", "wait", "10000");
         long receivedAt = Long.parseLong(r.get("receivedAt"));
         assertThat(receivedAt).as("received while the sending NOT_SUPPORTED method was still running").isPositive()
@@ -94,7 +126,7 @@ class JmsContainerIT {
 
     /** A JMS send and a JDBC row (the EAR's XA data source) in one container transaction: both or neither. */
     @Test
-    @Order(3)
+    @Order(5)
     void jmsSendAndJdbcRowCommitOrRollBackTogether() {
         String committed = PROBE.call("jms-send-row", "rowId", "row-commit").get("id");
         PROBE.call("jms-send-row", "rowId", "row-rollback", "rollback", "true");

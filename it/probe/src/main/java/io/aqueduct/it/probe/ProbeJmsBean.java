@@ -7,6 +7,7 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSConnectionFactory;
 import jakarta.jms.JMSConnectionFactoryDefinition;
@@ -47,9 +48,18 @@ public class ProbeJmsBean {
     static final String ROWS_TABLE = "PROBE_JMS_ROWS";
     static final String EXCEPTION_QUEUE_PROPERTY = "JMS_OracleExcpQ";
 
+    /**
+     * The injected JMSContext. In a transaction Payara 6.2024.8 cannot make it here (its
+     * TransactionScoped context fails: NullPointerException, "trxScopeInitializedEvent is null", in
+     * TransactionScopedCDIEventHelperImpl, for an EJB of a WAR inside an EAR), so the transactional
+     * sends take a JMSContext from the factory ({@link #context()}); outside a transaction (request
+     * scope) it works and {@link #sendWithoutTransaction} uses it.
+     */
     @Inject
     @JMSConnectionFactory(ProbeQueues.JMS_CF)
     private JMSContext jms;
+
+    private ConnectionFactory factory;
 
     @Resource(lookup = "java:app/jdbc/BooksOnLine")
     private DataSource db;
@@ -57,8 +67,38 @@ public class ProbeJmsBean {
     @Resource
     private SessionContext context;
 
+    /**
+     * An application-managed JMSContext of the factory: in a container transaction its session is
+     * part of the transaction (closing it before the commit is fine); {@code injected}: the injected one.
+     */
+    private JMSContext context(boolean injected) {
+        if (injected) {
+            return jms;
+        }
+        if (factory == null) {
+            try {
+                factory = InitialContext.doLookup(ProbeQueues.JMS_CF);
+            } catch (NamingException e) {
+                throw new IllegalStateException("no " + ProbeQueues.JMS_CF + ": " + e, e);
+            }
+        }
+        return factory.createContext();
+    }
+
+    /** Runs {@code work} with {@link #context(boolean)}, closing it afterwards unless it is the injected one. */
+    private <T> T with(boolean injected, java.util.function.Function<JMSContext, T> work) {
+        JMSContext c = context(injected);
+        try {
+            return work.apply(c);
+        } finally {
+            if (!injected) {
+                c.close();
+            }
+        }
+    }
+
     /** A JNDI name (java:...) is looked up; anything else is an AQ queue name, a Queue or (topic) a Topic. */
-    Destination destination(String name, boolean topic) {
+    static Destination destination(JMSContext jms, String name, boolean topic) {
         if (name.startsWith("java:")) {
             try {
                 return InitialContext.doLookup(name);
@@ -75,21 +115,24 @@ public class ProbeJmsBean {
      * their JMSMessageIDs.
      */
     public List<String> send(String destination, boolean topic, List<String> texts, Map<String, String> properties,
-            long holdMillis, boolean rollback) {
-        Destination d = destination(destination, topic);
-        List<String> ids = new ArrayList<>(texts.size());
-        try {
-            for (String t : texts) {
-                TextMessage m = jms.createTextMessage(t);
-                for (Map.Entry<String, String> p : properties.entrySet()) {
-                    m.setStringProperty(p.getKey(), p.getValue());
+            long holdMillis, boolean rollback, boolean injected) {
+        List<String> ids = with(injected, jms -> {
+            Destination d = destination(jms, destination, topic);
+            List<String> sent = new ArrayList<>(texts.size());
+            try {
+                for (String t : texts) {
+                    TextMessage m = jms.createTextMessage(t);
+                    for (Map.Entry<String, String> p : properties.entrySet()) {
+                        m.setStringProperty(p.getKey(), p.getValue());
+                    }
+                    jms.createProducer().send(d, m);
+                    sent.add(m.getJMSMessageID());
                 }
-                jms.createProducer().send(d, m);
-                ids.add(m.getJMSMessageID());
+            } catch (JMSException e) {
+                throw new EJBException(e);
             }
-        } catch (JMSException e) {
-            throw new EJBException(e);
-        }
+            return sent;
+        });
         hold(holdMillis);
         if (rollback) {
             context.setRollbackOnly();
@@ -100,15 +143,18 @@ public class ProbeJmsBean {
     /** One 1 KiB-ish BytesMessage in a transaction of its own (the JMS EJB-send benchmark calls this in a loop). */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public void sendOne(String queue, byte[] payload) {
-        jms.createProducer().send(jms.createQueue(queue), payload);
+        with(false, jms -> jms.createProducer().send(jms.createQueue(queue), payload));
     }
 
     /** Sends {@code count} BytesMessages in one transaction (the benchmark's load). */
     public void sendBytes(String queue, int count, byte[] payload) {
-        Destination d = jms.createQueue(queue);
-        for (int i = 0; i < count; i++) {
-            jms.createProducer().send(d, payload);
-        }
+        with(false, jms -> {
+            Destination d = jms.createQueue(queue);
+            for (int i = 0; i < count; i++) {
+                jms.createProducer().send(d, payload);
+            }
+            return null;
+        });
     }
 
     /**
@@ -120,7 +166,7 @@ public class ProbeJmsBean {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public String sendWithoutTransaction(String text, long waitMillis) {
         TextMessage m = jms.createTextMessage(text);
-        jms.createProducer().send(destination(ProbeQueues.JMS_QUEUE, false), m);
+        jms.createProducer().send(destination(jms, ProbeQueues.JMS_QUEUE, false), m);
         String id;
         try {
             id = m.getJMSMessageID();
@@ -143,7 +189,7 @@ public class ProbeJmsBean {
      */
     public String sendWithRow(String rowId, boolean rollback, boolean duplicate) {
         context.getBusinessObject(ProbeJmsBean.class).createRowsTable();
-        String id = send(ProbeQueues.JMS_QUEUE, false, List.of(rowId), Map.of("rowId", rowId), 0, false).get(0);
+        String id = send(ProbeQueues.JMS_QUEUE, false, List.of(rowId), Map.of("rowId", rowId), 0, false, false).get(0);
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement("INSERT INTO " + ROWS_TABLE
                 + " (ID) VALUES (?)")) {
             ps.setString(1, rowId);
@@ -191,16 +237,18 @@ public class ProbeJmsBean {
      * (null: any); {@code id|text|JMSXDeliveryCount|JMSRedelivered}, or null when there is none.
      */
     public String receive(String queue, String selector) {
-        try (JMSConsumer consumer = jms.createConsumer(destination(queue, false), selector)) {
-            Message m = consumer.receiveNoWait();
-            if (m == null) {
-                return null;
+        return with(false, jms -> {
+            try (JMSConsumer consumer = jms.createConsumer(destination(jms, queue, false), selector)) {
+                Message m = consumer.receiveNoWait();
+                if (m == null) {
+                    return null;
+                }
+                return m.getJMSMessageID() + "|" + (m instanceof TextMessage t ? t.getText() : "") + "|"
+                        + m.getIntProperty("JMSXDeliveryCount") + "|" + m.getJMSRedelivered();
+            } catch (JMSException e) {
+                throw new EJBException(e);
             }
-            return m.getJMSMessageID() + "|" + (m instanceof TextMessage t ? t.getText() : "") + "|"
-                    + m.getIntProperty("JMSXDeliveryCount") + "|" + m.getJMSRedelivered();
-        } catch (JMSException e) {
-            throw new EJBException(e);
-        }
+        });
     }
 
     private static void hold(long millis) {

@@ -140,7 +140,8 @@ public class ProbeServlet extends HttpServlet {
                 String destination = req.getParameter("destination") == null ? ProbeQueues.JMS_QUEUE : req.getParameter("destination");
                 long sentAt = System.currentTimeMillis();
                 List<String> ids = jmsProbe.send(destination, Boolean.parseBoolean(req.getParameter("topic")), texts, properties,
-                        intParam(req, "hold", 0), Boolean.parseBoolean(req.getParameter("rollback")));
+                        intParam(req, "hold", 0), Boolean.parseBoolean(req.getParameter("rollback")),
+                        Boolean.parseBoolean(req.getParameter("injected")));
                 return "count=" + ids.size() + "\nids=" + (ids.size() <= 20 ? String.join(",", ids) : "") + "\nsentAt=" + sentAt
                         + "\nreturnedAt=" + System.currentTimeMillis();
             }
