@@ -17,8 +17,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Throughput in embedded Payara, run by bench/run-payara (excluded from mvn verify): XA delivery of
- * 1 KiB messages to MDBs with 1 and 4 sessions, and EJB enqueue in container transactions. Prints
- * BENCH lines (also written to target/bench.txt).
+ * 1 KiB messages to MDBs with 1 and 4 sessions, and EJB enqueue in container transactions, each
+ * natively (AqMessageListener MDBs, QueueSession enqueue) and through Jakarta Messaging
+ * (MessageListener MDBs on the adapter's JMS activation spec, BytesMessages sent with a JMSContext
+ * of the adapter's JMS connection factory), side by side in the same run. Prints BENCH lines (also
+ * written to target/bench.txt).
  */
 @ExtendWith(ArquillianExtension.class)
 class AqueductBenchIT {
@@ -36,29 +39,51 @@ class AqueductBenchIT {
         List<String> lines = new ArrayList<>();
         // warm-up: a few hundred of each, not measured
         PROBE.call("enqueue-each", "queue", "IT.SINK_Q", "n", "300", "size", "1024");
-        drain("IT.BENCH4_Q", 500);
-        drain("IT.BENCH1_Q", 500);
+        PROBE.call("jms-send-each", "queue", "IT.JMS_SINK_Q", "n", "300", "size", "1024");
+        drain("IT.BENCH4_Q", 500, false);
+        drain("IT.JMS_BENCH4_Q", 500, true);
+        drain("IT.BENCH1_Q", 500, false);
+        drain("IT.JMS_BENCH1_Q", 500, true);
 
-        for (String[] c : new String[][] {{"IT.BENCH1_Q", "1"}, {"IT.BENCH4_Q", "4"}}) {
-            double rate = drain(c[0], MESSAGES);
-            lines.add(String.format(Locale.ROOT, "BENCH aqueduct-mdb/derby/maxSessions=%s msgs_per_s=%.1f", c[1], rate));
+        List<String> ratios = new ArrayList<>();
+        for (String[] c : new String[][] {{"IT.BENCH1_Q", "IT.JMS_BENCH1_Q", "1"}, {"IT.BENCH4_Q", "IT.JMS_BENCH4_Q", "4"}}) {
+            double nativeRate = drain(c[0], MESSAGES, false);
+            double jmsRate = drain(c[1], MESSAGES, true);
+            lines.add(String.format(Locale.ROOT, "BENCH aqueduct-mdb/derby/maxSessions=%s msgs_per_s=%.1f", c[2], nativeRate));
+            lines.add(String.format(Locale.ROOT, "BENCH aqueduct-jms-mdb/derby/maxSessions=%s msgs_per_s=%.1f", c[2], jmsRate));
+            ratios.add(String.format(Locale.ROOT, "BENCH ratio/derby/jms-vs-native-mdb maxSessions=%s ratio=%.2f", c[2],
+                    jmsRate / nativeRate));
         }
         Map<String, String> r = PROBE.call("enqueue-each", "queue", "IT.SINK_Q", "n", String.valueOf(ENQUEUES), "size", "1024");
         double enq = ENQUEUES / (Long.parseLong(r.get("nanos")) / 1e9);
+        Map<String, String> j = PROBE.call("jms-send-each", "queue", "IT.JMS_SINK_Q", "n", String.valueOf(ENQUEUES), "size", "1024");
+        double sends = ENQUEUES / (Long.parseLong(j.get("nanos")) / 1e9);
         lines.add(String.format(Locale.ROOT, "BENCH aqueduct-ejb/derby/enqueue enq_per_s=%.1f", enq));
+        lines.add(String.format(Locale.ROOT, "BENCH aqueduct-jms-ejb/derby/send sends_per_s=%.1f", sends));
+        ratios.add(String.format(Locale.ROOT, "BENCH ratio/derby/jms-vs-native-ejb ratio=%.2f", sends / enq));
+        lines.addAll(ratios);
         lines.forEach(System.out::println);
         Files.write(Path.of("target", "bench.txt"), lines);
     }
 
-    /** Enqueues n 1 KiB messages (500 per transaction), waits until all are delivered; deliveries per second. */
-    private static double drain(String queue, int n) {
-        PROBE.call("reset", "queue", queue);
+    /**
+     * Enqueues n 1 KiB messages (500 per transaction; through JMS: BytesMessages sent with a
+     * JMSContext), waits until all are delivered; deliveries per second, first to last delivery.
+     */
+    private static double drain(String queue, int n, boolean jms) {
+        String key = jms ? "jms:" + queue : queue;
+        PROBE.call("reset", "queue", key);
         for (int done = 0; done < n; done += 500) {
-            PROBE.call("enqueue", "queue", queue, "count", String.valueOf(Math.min(500, n - done)), "size", "1024");
+            String count = String.valueOf(Math.min(500, n - done));
+            if (jms) {
+                PROBE.call("jms-send-bytes", "queue", queue, "count", count, "size", "1024");
+            } else {
+                PROBE.call("enqueue", "queue", queue, "count", count, "size", "1024");
+            }
         }
         Probe.await(n + " deliveries from " + queue, Duration.ofMinutes(10),
-                () -> Integer.parseInt(PROBE.call("deliveries", "queue", queue).get("messages")) >= n);
-        Map<String, String> d = PROBE.call("deliveries", "queue", queue);
+                () -> Integer.parseInt(PROBE.call("deliveries", "queue", key).get("messages")) >= n);
+        Map<String, String> d = PROBE.call("deliveries", "queue", key);
         assertThat(d).containsEntry("duplicates", "0");
         long first = Long.parseLong(d.get("first"));
         long last = Long.parseLong(d.get("last"));
