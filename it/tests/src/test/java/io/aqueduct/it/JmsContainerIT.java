@@ -81,12 +81,14 @@ class JmsContainerIT {
     }
 
     /**
-     * The factory's UserName (Payara passes the definition's {@code user} as the connection
-     * definition's property UserName) is who sends: the JMSXUserID the MDB sees.
+     * What the @JMSConnectionFactoryDefinition says reaches the connections: its clientId (Payara
+     * passes it as the property "clientId", the adapter's ClientId) is the client id of the factory's
+     * contexts; its user (passed as UserName) is who sends: the JMSXUserID the MDB sees.
      */
     @Test
     @Order(2)
-    void theFactorysUserNameIsTheJmsxUserIdOfWhatItSends() {
+    void theFactoryDefinitionsClientIdAndUserReachItsConnections() {
+        assertThat(PROBE.call("jms-client-id")).containsEntry("clientId", "it-probe-client");
         String id = PROBE.call("jms-send", "text", "who sent me").get("ids");
         Probe.await("the MDB to receive it", Duration.ofSeconds(30), () -> receivedAt(id) > 0);
         assertThat(PROBE.call("jms-seen", "id", id)).as("what the MDB saw").containsEntry("user", "PROBE");

@@ -37,7 +37,8 @@ import javax.sql.DataSource;
  * object resources (property Name = destinationName).
  */
 @JMSConnectionFactoryDefinition(name = ProbeQueues.JMS_CF, interfaceName = "jakarta.jms.ConnectionFactory",
-        resourceAdapter = ProbeQueues.RA_OF_THIS_APPLICATION, user = ProbeQueues.JMS_USER, minPoolSize = 0, maxPoolSize = 32)
+        resourceAdapter = ProbeQueues.RA_OF_THIS_APPLICATION, user = ProbeQueues.JMS_USER,
+        clientId = ProbeQueues.JMS_CLIENT_ID, minPoolSize = 0, maxPoolSize = 32)
 @JMSDestinationDefinition(name = ProbeQueues.JMS_QUEUE, interfaceName = "jakarta.jms.Queue",
         resourceAdapter = ProbeQueues.RA_OF_THIS_APPLICATION, destinationName = ProbeQueues.JMS_Q)
 @JMSDestinationDefinition(name = ProbeQueues.JMS_TOPIC, interfaceName = "jakarta.jms.Topic",
@@ -138,6 +139,11 @@ public class ProbeJmsBean {
             context.setRollbackOnly();
         }
         return ids;
+    }
+
+    /** The client id of the factory's contexts (the definition's clientId: ClientId of the connection definition). */
+    public String clientId() {
+        return with(false, JMSContext::getClientID);
     }
 
     /** One 1 KiB-ish BytesMessage in a transaction of its own (the JMS EJB-send benchmark calls this in a loop). */

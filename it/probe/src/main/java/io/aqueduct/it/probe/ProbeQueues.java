@@ -55,6 +55,8 @@ public final class ProbeQueues {
     public static final String JMS_TOPIC = "java:app/jms/ItTopic";
     /** The user of {@link #JMS_CF} (its UserName): the JMSXUserID of what it sends. */
     public static final String JMS_USER = "PROBE";
+    /** The client id of {@link #JMS_CF}'s connections. */
+    public static final String JMS_CLIENT_ID = "it-probe-client";
 
     /** Single-consumer queues of table IT.IT_JMS_QTAB (payload RAW, sort priority,enq_time). */
     public static final String JMS_Q = "IT.JMS_Q";
