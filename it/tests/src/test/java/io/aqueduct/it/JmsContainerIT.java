@@ -151,6 +151,26 @@ class JmsContainerIT {
                 .containsKey("none");
     }
 
+    /**
+     * What Jakarta EE forbids an application component in the container is refused, on a
+     * connection (jakarta.jms.IllegalStateException) and on a JMSContext
+     * (IllegalStateRuntimeException) of the adapter's factory, in a container transaction.
+     */
+    @Test
+    @Order(6)
+    void theContainersRestrictionsAreEnforced() {
+        Map<String, String> r = PROBE.call("jms-restrictions");
+        for (String op : List.of("Connection.setClientID", "Connection.setExceptionListener", "Connection.stop",
+                "Connection.createSession(second)", "Connection.createConnectionConsumer", "MessageConsumer.setMessageListener",
+                "MessageProducer.send(CompletionListener)")) {
+            assertThat(r).as(op).containsEntry(op, "jakarta.jms.IllegalStateException");
+        }
+        for (String op : List.of("JMSContext.setClientID", "JMSContext.setExceptionListener", "JMSContext.stop",
+                "JMSConsumer.setMessageListener", "JMSProducer.setAsync")) {
+            assertThat(r).as(op).containsEntry(op, "jakarta.jms.IllegalStateRuntimeException");
+        }
+    }
+
     // ------------------------------------------------------------------ inbound: retries, redelivery, the exception queue
 
     /**

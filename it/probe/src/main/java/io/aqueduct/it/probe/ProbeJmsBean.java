@@ -73,9 +73,11 @@ public class ProbeJmsBean {
      * part of the transaction (closing it before the commit is fine); {@code injected}: the injected one.
      */
     private JMSContext context(boolean injected) {
-        if (injected) {
-            return jms;
-        }
+        return injected ? jms : factory().createContext();
+    }
+
+    /** Looked up rather than injected, as ProbeBean's factory. */
+    private ConnectionFactory factory() {
         if (factory == null) {
             try {
                 factory = InitialContext.doLookup(ProbeQueues.JMS_CF);
@@ -83,7 +85,7 @@ public class ProbeJmsBean {
                 throw new IllegalStateException("no " + ProbeQueues.JMS_CF + ": " + e, e);
             }
         }
-        return factory.createContext();
+        return factory;
     }
 
     /** Runs {@code work} with {@link #context(boolean)}, closing it afterwards unless it is the injected one. */
@@ -139,6 +141,69 @@ public class ProbeJmsBean {
             context.setRollbackOnly();
         }
         return ids;
+    }
+
+    /**
+     * Tries, in this container transaction, what the platform forbids an application in the
+     * container (Jakarta EE, Messaging 12.2), on a connection and on a JMSContext of the factory;
+     * one {@code operation=<exception class or "allowed">} line each.
+     */
+    public String restrictions() {
+        StringBuilder out = new StringBuilder();
+        try (jakarta.jms.Connection c = factory().createConnection()) {
+            jakarta.jms.Session s = c.createSession();
+            Destination q = s.createQueue(ProbeQueues.JMS_Q);
+            try_(out, "Connection.setClientID", () -> c.setClientID("not-allowed"));
+            try_(out, "Connection.setExceptionListener", () -> c.setExceptionListener(e -> { }));
+            try_(out, "Connection.stop", c::stop);
+            try_(out, "Connection.createSession(second)", () -> c.createSession());
+            try_(out, "Connection.createConnectionConsumer", () -> c.createConnectionConsumer(q, null, null, 1));
+            try_(out, "MessageConsumer.setMessageListener", () -> s.createConsumer(q).setMessageListener(m -> { }));
+            try_(out, "MessageProducer.send(CompletionListener)", () -> s.createProducer(q).send(s.createTextMessage("async"),
+                    new jakarta.jms.CompletionListener() {
+                        @Override
+                        public void onCompletion(Message message) {
+                        }
+
+                        @Override
+                        public void onException(Message message, Exception exception) {
+                        }
+                    }));
+        } catch (JMSException e) {
+            throw new EJBException(e);
+        }
+        try (JMSContext c = factory().createContext()) {
+            Destination q = c.createQueue(ProbeQueues.JMS_Q);
+            try_(out, "JMSContext.setClientID", () -> c.setClientID("not-allowed"));
+            try_(out, "JMSContext.setExceptionListener", () -> c.setExceptionListener(e -> { }));
+            try_(out, "JMSContext.stop", c::stop);
+            try_(out, "JMSConsumer.setMessageListener", () -> c.createConsumer(q).setMessageListener(m -> { }));
+            try_(out, "JMSProducer.setAsync", () -> c.createProducer().setAsync(new jakarta.jms.CompletionListener() {
+                @Override
+                public void onCompletion(Message message) {
+                }
+
+                @Override
+                public void onException(Message message, Exception exception) {
+                }
+            }).send(q, "async"));
+        }
+        return out.toString();
+    }
+
+    private interface Attempt {
+        void run() throws Exception;
+    }
+
+    private static void try_(StringBuilder out, String operation, Attempt attempt) {
+        String result;
+        try {
+            attempt.run();
+            result = "allowed";
+        } catch (Exception e) {
+            result = e.getClass().getName();
+        }
+        out.append(operation).append('=').append(result).append('\n');
     }
 
     /** The client id of the factory's contexts (the definition's clientId: ClientId of the connection definition). */

@@ -152,6 +152,8 @@ public class ProbeServlet extends HttpServlet {
             case "jms-send-row":
                 return "id=" + jmsProbe.sendWithRow(req.getParameter("rowId"), Boolean.parseBoolean(req.getParameter("rollback")),
                         Boolean.parseBoolean(req.getParameter("duplicate")));
+            case "jms-restrictions":
+                return jmsProbe.restrictions();
             case "jms-client-id":
                 return "clientId=" + jmsProbe.clientId();
             case "jms-row":
