@@ -9,7 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
 
-/** Creates BooksOnLine's business tables in its JDBC resource when they are missing. */
+/** Creates BooksOnLine's business tables (orders, shipments, billings, customer notifications) in its JDBC resource when they are missing. */
 @Singleton
 @Startup
 public class BooksSchema {
@@ -25,6 +25,11 @@ public class BooksSchema {
                     + " BOOKED_AT TIMESTAMP NOT NULL)");
             createIfMissing(s, "CREATE TABLE SHIPMENTS (ORDER_ID VARCHAR(64) PRIMARY KEY, SHIPPING VARCHAR(16) NOT NULL,"
                     + " ATTEMPT INT NOT NULL, SHIPPED_AT TIMESTAMP NOT NULL)");
+            createIfMissing(s, "CREATE TABLE BILLINGS (ORDER_ID VARCHAR(64) PRIMARY KEY, CUSTOMER VARCHAR(128) NOT NULL,"
+                    + " AMOUNT DECIMAL(9,2) NOT NULL, JMS_MESSAGE_ID VARCHAR(80) NOT NULL, DELIVERY_COUNT INT NOT NULL,"
+                    + " BILLED_AT TIMESTAMP NOT NULL)");
+            createIfMissing(s, "CREATE TABLE NOTIFICATIONS (ORDER_ID VARCHAR(64) PRIMARY KEY, CUSTOMER VARCHAR(128) NOT NULL,"
+                    + " TEXT VARCHAR(512) NOT NULL, NOTIFIED_AT TIMESTAMP NOT NULL)");
         } catch (SQLException e) {
             throw new IllegalStateException("BooksOnLine could not create its tables: " + e.getMessage(), e);
         }

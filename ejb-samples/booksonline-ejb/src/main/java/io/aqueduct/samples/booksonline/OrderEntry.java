@@ -9,6 +9,14 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.jms.JMSConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
+import jakarta.jms.Queue;
+import jakarta.jms.TextMessage;
+import jakarta.jms.Topic;
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import java.sql.Connection;
@@ -24,6 +32,11 @@ import javax.sql.DataSource;
  * the booked order for shipping (Aqueduct connector resource) in one container transaction, so
  * both happen or neither does. The message's priority is the shipping service's (FedEx first),
  * its correlation the shipping region, so that a shipping site can consume its region only.
+ *
+ * <p>In the same transaction it speaks Jakarta Messaging through the adapter's JMS connection
+ * factory: a billing request (a MapMessage) to customer billing's queue, which the Billing MDB
+ * consumes, and a notification (a TextMessage) to customer service's topic, which the
+ * CustomerService MDB subscribes to. A rolled-back booking sends neither.
  */
 @Stateless
 public class OrderEntry {
@@ -32,6 +45,17 @@ public class OrderEntry {
 
     @Resource(lookup = BooksOnLine.BOOKS_DB)
     private DataSource books;
+
+    /** The container's JMSContext of the adapter's JMS connection factory: its sends are part of the container transaction. */
+    @Inject
+    @JMSConnectionFactory(BooksOnLine.JMS_CONNECTION_FACTORY)
+    private JMSContext jms;
+
+    @Resource(lookup = BooksOnLine.BILLING_REQUESTS)
+    private Queue billingRequests;
+
+    @Resource(lookup = BooksOnLine.BOOKED_ORDER_NOTIFICATIONS)
+    private Topic notifications;
 
     /** Books an order in the caller's transaction (or a new one). */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
@@ -61,7 +85,41 @@ public class OrderEntry {
         } catch (SQLException e) {
             throw new IllegalStateException("Order " + orderId + " could not be booked: " + e.getMessage(), e);
         }
+        sendBillingRequest(orderId, customer, shipping, region, id);
+        notifyCustomer(orderId, customer, shipping, region);
         return id;
+    }
+
+    /** Customer billing: a MapMessage with the order, its region and order id also as properties (selectable). */
+    private void sendBillingRequest(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region,
+            MessageId id) {
+        try {
+            MapMessage request = jms.createMapMessage();
+            request.setString("orderId", orderId);
+            request.setString("customer", customer);
+            request.setString("shipping", shipping.name());
+            request.setString("amount", shipping.charge().toPlainString());
+            request.setStringProperty("orderId", orderId);
+            request.setStringProperty("region", region);
+            request.setJMSCorrelationID(id.toString()); // the booked order's AQ message
+            jms.createProducer().send(billingRequests, request);
+        } catch (JMSException e) {
+            throw new IllegalStateException("Order " + orderId + ": the billing request could not be sent: " + e.getMessage(), e);
+        }
+    }
+
+    /** Customer service: a TextMessage to the booked-orders topic, with the order id and region as properties. */
+    private void notifyCustomer(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region) {
+        try {
+            TextMessage notification = jms.createTextMessage("Dear " + customer + ", your order " + orderId
+                    + " is booked and will be shipped by " + shipping + ".");
+            notification.setStringProperty("orderId", orderId);
+            notification.setStringProperty("customer", customer);
+            notification.setStringProperty("region", region);
+            jms.createProducer().send(notifications, notification);
+        } catch (JMSException e) {
+            throw new IllegalStateException("Order " + orderId + ": the notification could not be sent: " + e.getMessage(), e);
+        }
     }
 
     /** Books an order, then fails before the transaction ends: neither the message nor the row exists. */
@@ -81,6 +139,28 @@ public class OrderEntry {
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public boolean isShipped(String orderId) {
         return exists("SELECT 1 FROM SHIPMENTS WHERE ORDER_ID = ?", orderId);
+    }
+
+    /** Has the Billing MDB billed the order (committed)? The billing as a line, or null. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public String billing(String orderId) {
+        try (Connection c = books.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT CUSTOMER, AMOUNT, JMS_MESSAGE_ID, DELIVERY_COUNT FROM BILLINGS WHERE ORDER_ID = ?")) {
+            ps.setString(1, orderId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? "billed " + rs.getString(1) + " " + rs.getBigDecimal(2).toPlainString() + " (JMS message "
+                        + rs.getString(3) + ", delivery " + rs.getInt(4) + ")" : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** Has the CustomerService MDB notified the customer of the order (committed)? */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public boolean isNotified(String orderId) {
+        return exists("SELECT 1 FROM NOTIFICATIONS WHERE ORDER_ID = ?", orderId);
     }
 
     /** The propagation schedule from the booked-orders queue to the shipping queue, as DBA_QUEUE_SCHEDULES shows it. */

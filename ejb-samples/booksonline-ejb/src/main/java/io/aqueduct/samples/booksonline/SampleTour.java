@@ -16,10 +16,11 @@ import java.util.List;
 /**
  * A guided tour of BooksOnLine for the README's run command: when the system property
  * {@value #PROPERTY} is set, it books orders in committed container transactions and one in a
- * rolled-back transaction, prints what the EJB enqueued, waits until the Shipping MDB has shipped
- * the committed ones (propagated from the booked-orders queue to the shipping queue), prints the
- * propagation schedule's statistics, and sets {@value #DONE} when it is finished. Without the
- * property it does nothing.
+ * rolled-back transaction, prints what the EJB enqueued and sent, waits until the Shipping MDB has
+ * shipped the committed ones (propagated from the booked-orders queue to the shipping queue), the
+ * Billing MDB has billed them and the CustomerService MDB has notified their customers (both through
+ * Jakarta Messaging), prints the propagation schedule's statistics, and sets {@value #DONE} when it
+ * is finished. Without the property it does nothing.
  */
 @Singleton
 @Startup
@@ -53,22 +54,27 @@ public class SampleTour {
             for (Order o : booked) {
                 var id = orders.bookOrder(o.id(), o.customer(), o.shipping(), o.region());
                 say("EJB OrderEntry committed order " + o.id() + " for " + o.customer() + " (" + o.shipping() + ", priority "
-                        + o.shipping().priority() + ", region " + o.region() + "): enqueued message " + id + " and the order row");
+                        + o.shipping().priority() + ", region " + o.region() + "): enqueued message " + id + ", the order row, "
+                        + "a JMS billing request to " + BooksOnLine.BILLING + " and a JMS notification to " + BooksOnLine.NOTIFICATIONS);
             }
             try {
                 orders.bookOrderThenFail("1004", "Umbrella", BooksOnLine.ShippingPriority.FEDEX, "EASTERN");
             } catch (EJBException expected) {
-                say("EJB OrderEntry rolled back order 1004: its message and its order row never existed");
+                say("EJB OrderEntry rolled back order 1004: its message, its order row and its JMS messages never existed");
             }
             long deadline = System.currentTimeMillis() + 60_000;
-            while (System.currentTimeMillis() < deadline
-                    && !booked.stream().allMatch(o -> orders.isShipped(o.id()))) {
-                Thread.sleep(200); // a demo watching the MDB from outside; the engine itself never polls
+            while (System.currentTimeMillis() < deadline && !booked.stream().allMatch(
+                    o -> orders.isShipped(o.id()) && orders.billing(o.id()) != null && orders.isNotified(o.id()))) {
+                Thread.sleep(200); // a demo watching the MDBs from outside; the engine itself never polls
             }
             for (Order o : booked) {
-                say("order " + o.id() + (orders.isShipped(o.id()) ? " shipped" : " NOT shipped within 60 s"));
+                String billing = orders.billing(o.id());
+                say("order " + o.id() + (orders.isShipped(o.id()) ? " shipped" : " NOT shipped within 60 s")
+                        + (billing != null ? ", " + billing : ", NOT billed within 60 s")
+                        + (orders.isNotified(o.id()) ? ", customer notified" : ", customer NOT notified within 60 s"));
             }
-            say("order 1004 " + (orders.isBooked("1004") || orders.isShipped("1004") ? "EXISTS (unexpected)" : "was never booked nor shipped"));
+            say("order 1004 " + (orders.isBooked("1004") || orders.isShipped("1004") || orders.billing("1004") != null
+                    || orders.isNotified("1004") ? "EXISTS (unexpected)" : "was never booked, shipped, billed nor notified"));
             say(orders.propagation());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
