@@ -9,7 +9,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
 
-/** Creates BooksOnLine's business tables (orders, shipments, billings, customer notifications) in its JDBC resource when they are missing. */
+/**
+ * Creates BooksOnLine's business tables (orders, shipments, billings, customer notifications) in its JDBC resource
+ * when they are missing.
+ */
 @Singleton
 @Startup
 public class BooksSchema {

@@ -9,8 +9,7 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.inject.Inject;
-import jakarta.jms.JMSConnectionFactory;
+import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
@@ -46,10 +45,15 @@ public class OrderEntry {
     @Resource(lookup = BooksOnLine.BOOKS_DB)
     private DataSource books;
 
-    /** The container's JMSContext of the adapter's JMS connection factory: its sends are part of the container transaction. */
-    @Inject
-    @JMSConnectionFactory(BooksOnLine.JMS_CONNECTION_FACTORY)
-    private JMSContext jms;
+    /**
+     * The adapter's JMS connection factory. A JMSContext created from it in a container transaction
+     * is part of that transaction (its sends happen at commit, or never). Created here rather than
+     * injected ({@code @Inject @JMSConnectionFactory}): Payara 6.2024.8's injected JMSContext uses a
+     * {@code @TransactionScoped} bean in a transaction, which fails in some deployments of this EAR
+     * with a NullPointerException in TransactionScopedCDIEventHelperImpl (trxScopeInitializedEvent).
+     */
+    @Resource(lookup = BooksOnLine.JMS_CONNECTION_FACTORY)
+    private ConnectionFactory jmsConnections;
 
     @Resource(lookup = BooksOnLine.BILLING_REQUESTS)
     private Queue billingRequests;
@@ -85,14 +89,17 @@ public class OrderEntry {
         } catch (SQLException e) {
             throw new IllegalStateException("Order " + orderId + " could not be booked: " + e.getMessage(), e);
         }
-        sendBillingRequest(orderId, customer, shipping, region, id);
-        notifyCustomer(orderId, customer, shipping, region);
+        // closing the context before the commit leaves its sends in the transaction
+        try (JMSContext jms = jmsConnections.createContext()) {
+            sendBillingRequest(jms, orderId, customer, shipping, region, id);
+            notifyCustomer(jms, orderId, customer, shipping, region);
+        }
         return id;
     }
 
     /** Customer billing: a MapMessage with the order, its region and order id also as properties (selectable). */
-    private void sendBillingRequest(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region,
-            MessageId id) {
+    private void sendBillingRequest(JMSContext jms, String orderId, String customer, BooksOnLine.ShippingPriority shipping,
+            String region, MessageId id) {
         try {
             MapMessage request = jms.createMapMessage();
             request.setString("orderId", orderId);
@@ -109,7 +116,8 @@ public class OrderEntry {
     }
 
     /** Customer service: a TextMessage to the booked-orders topic, with the order id and region as properties. */
-    private void notifyCustomer(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region) {
+    private void notifyCustomer(JMSContext jms, String orderId, String customer, BooksOnLine.ShippingPriority shipping,
+            String region) {
         try {
             TextMessage notification = jms.createTextMessage("Dear " + customer + ", your order " + orderId
                     + " is booked and will be shipped by " + shipping + ".");

@@ -54,8 +54,8 @@ public class SampleTour {
             for (Order o : booked) {
                 var id = orders.bookOrder(o.id(), o.customer(), o.shipping(), o.region());
                 say("EJB OrderEntry committed order " + o.id() + " for " + o.customer() + " (" + o.shipping() + ", priority "
-                        + o.shipping().priority() + ", region " + o.region() + "): enqueued message " + id + ", the order row, "
-                        + "a JMS billing request to " + BooksOnLine.BILLING + " and a JMS notification to " + BooksOnLine.NOTIFICATIONS);
+                        + o.shipping().priority() + ", region " + o.region() + "): enqueued message " + id + ", the order row, a JMS"
+                        + " billing request to " + BooksOnLine.BILLING + " and a JMS notification to " + BooksOnLine.NOTIFICATIONS);
             }
             try {
                 orders.bookOrderThenFail("1004", "Umbrella", BooksOnLine.ShippingPriority.FEDEX, "EASTERN");
@@ -78,6 +78,11 @@ public class SampleTour {
             say(orders.propagation());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            say("the tour FAILED: " + e);
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                say("  caused by " + cause);
+            }
         } finally {
             System.setProperty(DONE, "true");
         }

@@ -33,6 +33,9 @@ public final class BooksOnLineOnPayara {
         GlassFishProperties properties = new GlassFishProperties();
         properties.setPort("http-listener", 18280);
         properties.setPort("https-listener", 18281);
+        // ports of their own, so that another embedded Payara on the machine (a test, the benchmark) does not clash
+        properties.setPort("admin-listener", 18248);
+        properties.setProperty("embedded-glassfish-config.server.iiop-service.iiop-listener.orb-listener-1.port", "18237");
         GlassFish server = GlassFishRuntime.bootstrap().newGlassFish(properties);
         server.start();
         int exit = 0;
