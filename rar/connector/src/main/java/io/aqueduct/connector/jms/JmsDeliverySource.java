@@ -166,6 +166,13 @@ final class JmsDeliverySource implements DeliverySource {
         try {
             return new InitialContext().lookup(name);
         } catch (NamingException e) {
+            if (name.startsWith("java:app/") || name.startsWith("java:module/") || name.startsWith("java:comp/")) {
+                // the container activates the MDB outside the application's naming context
+                throw invalid(property + " '" + name + "' is an application-scoped name, which the resource adapter"
+                        + " cannot see when the server activates the MDB; name a server-wide resource (e.g. jms/Orders,"
+                        + " java:global/...)" + (property.equals("destinationLookup")
+                        ? " or set destination to the AQ queue's name instead" : ""), e);
+            }
             throw invalid(property + " '" + name + "' could not be looked up (" + e + "); name a resource the server"
                     + " has (e.g. jms/Orders or java:global/...)", e);
         }
