@@ -19,12 +19,18 @@ import java.util.concurrent.TimeUnit;
 /** A real Payara Server domain driven through asadmin: create, start, kill -9, stop; its log; HTTP to its applications. */
 final class PayaraDomain {
     static final String NAME = "aqcrash";
+    private final String name;
     private final Path payaraHome;
     private final Path domainsDir;
     final int portbase;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     PayaraDomain(Path payaraHome, Path domainsDir, int portbase) {
+        this(NAME, payaraHome, domainsDir, portbase);
+    }
+
+    PayaraDomain(String name, Path payaraHome, Path domainsDir, int portbase) {
+        this.name = name;
         this.payaraHome = payaraHome;
         this.domainsDir = domainsDir;
         this.portbase = portbase;
@@ -58,7 +64,7 @@ final class PayaraDomain {
     }
 
     Path domainDir() {
-        return domainsDir.resolve(NAME);
+        return domainsDir.resolve(name);
     }
 
     Path serverLog() {
@@ -112,15 +118,15 @@ final class PayaraDomain {
 
     void create() {
         asadmin(Duration.ofSeconds(120), "create-domain", "--portbase", Integer.toString(portbase), "--nopassword",
-                "--domaindir", domainsDir.toString(), NAME);
+                "--domaindir", domainsDir.toString(), name);
     }
 
     void start() {
-        asadmin(Duration.ofSeconds(180), "start-domain", "--domaindir", domainsDir.toString(), NAME);
+        asadmin(Duration.ofSeconds(180), "start-domain", "--domaindir", domainsDir.toString(), name);
     }
 
     void restart() {
-        asadmin(Duration.ofSeconds(180), "restart-domain", "--domaindir", domainsDir.toString(), NAME);
+        asadmin(Duration.ofSeconds(180), "restart-domain", "--domaindir", domainsDir.toString(), name);
     }
 
     /** The domain JVM's process id, from config/pid; -1 when there is none. */
@@ -155,7 +161,11 @@ final class PayaraDomain {
 
     /** Kills the JVM of a domain an earlier, aborted run left running in {@code domainsDir}, if any. */
     static void killLeftOver(Path domainsDir) {
-        Path f = domainsDir.resolve(NAME).resolve("config/pid");
+        killLeftOver(domainsDir, NAME);
+    }
+
+    static void killLeftOver(Path domainsDir, String name) {
+        Path f = domainsDir.resolve(name).resolve("config/pid");
         try {
             if (Files.exists(f)) {
                 long pid = Long.parseLong(Files.readString(f).trim());
@@ -178,7 +188,7 @@ final class PayaraDomain {
     /** Stops the domain (asadmin stop-domain, else kill -9); never throws. */
     void stopQuietly() {
         try {
-            asadmin(Duration.ofSeconds(90), "stop-domain", "--domaindir", domainsDir.toString(), NAME);
+            asadmin(Duration.ofSeconds(90), "stop-domain", "--domaindir", domainsDir.toString(), name);
         } catch (RuntimeException e) {
             System.err.println("stop-domain failed (" + e.getMessage() + "); kill -9 instead");
         }
@@ -237,13 +247,18 @@ final class PayaraDomain {
 
     /** GET http://127.0.0.1:<http port><path>; the body, or an exception naming the status and body. */
     String get(String path, Duration timeout) {
+        HttpResponse<String> r = response(path, timeout);
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("GET " + path + ": HTTP " + r.statusCode() + "\n" + r.body());
+        }
+        return r.body();
+    }
+
+    /** GET http://127.0.0.1:<http port><path>, whatever its status. */
+    HttpResponse<String> response(String path, Duration timeout) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort() + path))
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort() + path))
                     .timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                throw new IllegalStateException("GET " + path + ": HTTP " + r.statusCode() + "\n" + r.body());
-            }
-            return r.body();
         } catch (IOException e) {
             throw new UncheckedIOException("GET " + path + ": " + e, e);
         } catch (InterruptedException e) {
