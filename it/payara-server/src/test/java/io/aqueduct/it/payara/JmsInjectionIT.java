@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Timeout;
  * Jakarta Messaging through the adapter on a real Payara Server domain: an EJB (REQUIRED) sends with
  * {@code @Inject @JMSConnectionFactory JMSContext} and with {@code factory.createContext()}; a committed
  * send reaches a MessageListener MDB (destinationLookup = the admin object), a rolled-back one
- * (setRollbackOnly) never does. The same application as a WAR and inside an EAR, and a control with
+ * (setRollbackOnly) never does; also with the injected JMSContext of an application-scoped factory
+ * the bean declares (@JMSConnectionFactoryDefinition, java:app/..., on the standalone adapter). The same application as a WAR and inside an EAR, and a control with
  * Payara's own JMS (OpenMQ, the default connection factory, a Payara JMS queue).
  *
  * <p>The domain: a fresh one under target/jms (port base 31000 or the next free block), the adapter
@@ -129,26 +130,39 @@ class JmsInjectionIT {
 
     @Test
     @Order(3)
+    void warInjectedContextOfDefinedFactoryInTransaction() {
+        check(WAR_ROOT, "defined", "aqueduct");
+    }
+
+    @Test
+    @Order(4)
     void warOpenMqInjectedContextInTransaction() {
         check(WAR_ROOT, "openmq", "openmq");
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void earCreatedContextInTransaction() throws IOException {
         deployEar();
         check(EAR_ROOT, "created", "aqueduct");
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void earInjectedContextInTransaction() throws IOException {
         deployEar();
         check(EAR_ROOT, "injected", "aqueduct");
     }
 
     @Test
-    @Order(6)
+    @Order(7)
+    void earInjectedContextOfDefinedFactoryInTransaction() throws IOException {
+        deployEar();
+        check(EAR_ROOT, "defined", "aqueduct");
+    }
+
+    @Test
+    @Order(8)
     void earOpenMqInjectedContextInTransaction() throws IOException {
         deployEar();
         check(EAR_ROOT, "openmq", "openmq");

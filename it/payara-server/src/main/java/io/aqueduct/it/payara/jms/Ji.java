@@ -8,6 +8,8 @@ public final class Ji {
     public static final String FACTORY = "jms/JiFactory";
     /** The server-wide admin object (AdministeredQueue, name = {@link #AQ_QUEUE}). */
     public static final String QUEUE = "jms/JiQueue";
+    /** An application-scoped factory of the same adapter, declared with @JMSConnectionFactoryDefinition (as it/probe's). */
+    public static final String DEFINED_FACTORY = "java:app/jms/JiDefinedFactory";
     public static final String AQ_QUEUE = "JI_Q";
     /** The adapter's queue definitions (resource adapter config, before the adapter is deployed). */
     public static final String QUEUE_DEFINITIONS = "table JI_QTAB payload=RAW sort=priority,enq_time; queue " + AQ_QUEUE

@@ -8,6 +8,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSConnectionFactory;
+import jakarta.jms.JMSConnectionFactoryDefinition;
 import jakarta.jms.JMSContext;
 import jakarta.jms.Queue;
 
@@ -15,14 +16,21 @@ import jakarta.jms.Queue;
  * Sends one TextMessage in a container transaction (REQUIRED), then marks the transaction
  * rollback-only on request: through the injected JMSContext of the Aqueduct factory, through one
  * the same factory creates ({@code createContext()}), or (the control) through the injected
- * JMSContext of the platform's default factory (OpenMQ) to a Payara JMS queue.
+ * JMSContext of the platform's default factory (OpenMQ) to a Payara JMS queue; or through the injected
+ * JMSContext of an application-scoped factory of the adapter this bean declares.
  */
+@JMSConnectionFactoryDefinition(name = Ji.DEFINED_FACTORY, interfaceName = "jakarta.jms.ConnectionFactory",
+        resourceAdapter = Ji.RA, minPoolSize = 0, maxPoolSize = 8)
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRED)
 public class JiSender {
     @Inject
     @JMSConnectionFactory(Ji.FACTORY)
     private JMSContext aqueduct;
+
+    @Inject
+    @JMSConnectionFactory(Ji.DEFINED_FACTORY)
+    private JMSContext defined;
 
     /** java:comp/DefaultJMSConnectionFactory: Payara's OpenMQ. */
     @Inject
@@ -42,6 +50,11 @@ public class JiSender {
 
     public void sendInjected(String text, boolean rollback) {
         aqueduct.createProducer().send(queue, text);
+        end(rollback);
+    }
+
+    public void sendDefined(String text, boolean rollback) {
+        defined.createProducer().send(queue, text);
         end(rollback);
     }
 

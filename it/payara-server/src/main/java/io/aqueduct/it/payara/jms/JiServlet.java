@@ -12,7 +12,7 @@ import java.io.StringWriter;
 /**
  * What JmsInjectionIT drives over HTTP:
  * <ul>
- * <li>{@code /ji/send?how=injected|created|openmq&text=&rollback=}: one {@link JiSender} call; "sent", or HTTP 500
+ * <li>{@code /ji/send?how=injected|created|defined|openmq&text=&rollback=}: one {@link JiSender} call; "sent", or HTTP 500
  * with the stack trace;</li>
  * <li>{@code /ji/received?queue=aqueduct|openmq}: the texts the MDB of that queue received, one a line.</li>
  * </ul>
@@ -49,6 +49,7 @@ public class JiServlet extends HttpServlet {
         switch (how) {
             case "injected" -> sender.sendInjected(text, rollback);
             case "created" -> sender.sendCreated(text, rollback);
+            case "defined" -> sender.sendDefined(text, rollback);
             case "openmq" -> sender.sendOpenMq(text, rollback);
             default -> throw new IllegalArgumentException("unknown how " + how);
         }
