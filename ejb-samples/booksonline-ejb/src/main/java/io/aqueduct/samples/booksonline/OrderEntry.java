@@ -48,9 +48,10 @@ public class OrderEntry {
     /**
      * The adapter's JMS connection factory. A JMSContext created from it in a container transaction
      * is part of that transaction (its sends happen at commit, or never). Created here rather than
-     * injected ({@code @Inject @JMSConnectionFactory}): Payara 6.2024.8's injected JMSContext uses a
-     * {@code @TransactionScoped} bean in a transaction, which fails in some deployments of this EAR
-     * with a NullPointerException in TransactionScopedCDIEventHelperImpl (trxScopeInitializedEvent).
+     * injected ({@code @Inject @JMSConnectionFactory}, which works on Payara Server): embedded Payara
+     * 6.2024.8, where the sample runs, makes the injected JMSContext a {@code @TransactionScoped} bean in
+     * a transaction, which fails in some deployments of this EAR with a NullPointerException in
+     * TransactionScopedCDIEventHelperImpl (trxScopeInitializedEvent).
      */
     @Resource(lookup = BooksOnLine.JMS_CONNECTION_FACTORY)
     private ConnectionFactory jmsConnections;

@@ -50,7 +50,7 @@ public class ProbeJmsBean {
     static final String EXCEPTION_QUEUE_PROPERTY = "JMS_OracleExcpQ";
 
     /**
-     * The injected JMSContext. In a transaction Payara 6.2024.8 cannot make it here (its
+     * The injected JMSContext. In a transaction embedded Payara 6.2024.8 cannot make it here (its
      * TransactionScoped context fails: NullPointerException, "trxScopeInitializedEvent is null", in
      * TransactionScopedCDIEventHelperImpl, for an EJB of a WAR inside an EAR), so the transactional
      * sends take a JMSContext from the factory ({@link #context()}); outside a transaction (request
