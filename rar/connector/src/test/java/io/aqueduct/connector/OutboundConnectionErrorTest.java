@@ -229,4 +229,40 @@ class OutboundConnectionErrorTest {
         assertThat(pool.errors).as("connectionErrorOccurred events").hasSize(1);
         assertThat(mcf.matchManagedConnections(Set.of(mc), null, null)).isNull();
     }
+
+    @Test
+    void a_jms_session_whose_store_connection_was_killed_fails_its_send_and_the_pool_replaces_the_connection() throws Exception {
+        io.aqueduct.connector.jms.JmsManagedConnectionFactory jms = new io.aqueduct.connector.jms.JmsManagedConnectionFactory();
+        jms.setResourceAdapter(ra.adapter);
+        PoolListener pool = new PoolListener();
+        List<ManagedConnection> made = new CopyOnWriteArrayList<>();
+        // the container's pool, reduced to what matters here: a matching usable connection, else a new one
+        jakarta.resource.spi.ConnectionManager cm = (factory, info) -> {
+            ManagedConnection mc = jms.matchManagedConnections(Set.copyOf(made), null, info);
+            if (mc == null) {
+                mc = factory.createManagedConnection(null, info);
+                mc.addConnectionEventListener(pool);
+                made.add(mc);
+                opened.add(mc);
+            }
+            return mc.getConnection(null, info);
+        };
+        jakarta.jms.ConnectionFactory cf = (jakarta.jms.ConnectionFactory) jms.createConnectionFactory(cm);
+        try (jakarta.jms.JMSContext ctx = cf.createContext()) {
+            ctx.createProducer().send(ctx.createQueue(QUEUE), "before the kill");
+        }
+
+        server.terminateOtherConnections();
+
+        try (jakarta.jms.JMSContext ctx = cf.createContext()) {
+            assertThatThrownBy(() -> ctx.createProducer().send(ctx.createQueue(QUEUE), "after the kill"))
+                    .isInstanceOf(jakarta.jms.JMSRuntimeException.class).hasMessageContaining("AQ-03113");
+        }
+        assertThat(pool.errors).as("connectionErrorOccurred events").hasSize(1);
+        try (jakarta.jms.JMSContext ctx = cf.createContext()) {
+            ctx.createProducer().send(ctx.createQueue(QUEUE), "on a fresh connection");
+        }
+        assertThat(made).as("managed connections: the broken one was not handed out again").hasSize(2);
+        assertThat(ra.browse(QUEUE)).extracting(Message::text).containsExactly("before the kill", "on a fresh connection");
+    }
 }
