@@ -158,6 +158,7 @@ public final class AqueductEngine implements AqStore {
         completion.onPropagatableMessages(propagator::messagesFor);
         try {
             loader.load();
+            warnOfXaProblem(own);
             JournalRecovery.recover(attemptJournal, own, catalog, branches, retries);
             ids.continueAfter(indexes.loadAtStart());
         } catch (RuntimeException e) {
@@ -192,6 +193,21 @@ public final class AqueductEngine implements AqStore {
         this.identity = b.identity;
         if (identity != null) {
             OPEN.put(identity, this);
+        }
+    }
+
+    /** What keeps XA from working on the store (PostgreSQL's max_prepared_transactions = 0) is said once, at start. */
+    private static void warnOfXaProblem(OwnTransactions own) {
+        String problem = own.run(c -> {
+            try {
+                return c.dialect().xaProblem(c.connection());
+            } catch (java.sql.SQLException e) {
+                LOG.log(Level.FINE, "Aqueduct could not ask the store whether XA works", e);
+                return null;
+            }
+        });
+        if (problem != null) {
+            LOG.warning("Aqueduct: " + problem);
         }
     }
 

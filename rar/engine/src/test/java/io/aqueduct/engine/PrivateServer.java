@@ -95,6 +95,11 @@ final class PrivateServer implements AutoCloseable {
      * max_connections = 200. Uses the newest version under /usr/lib/postgresql.
      */
     static PrivateServer postgres() throws IOException {
+        return postgres(new String[0]);
+    }
+
+    /** The same, with more lines for postgresql.conf (they override the ones above: the last setting wins). */
+    static PrivateServer postgres(String... settings) throws IOException {
         Path bin = newestPostgres();
         PrivateServer db = new PrivateServer(Kind.POSTGRES, Files.createTempDirectory(Path.of("/tmp"), "aqueduct-pg-"), bin);
         try {
@@ -112,6 +117,7 @@ final class PrivateServer implements AutoCloseable {
                     "unix_socket_directories = '" + db.dir + "'",
                     "max_connections = 200",
                     "max_prepared_transactions = 64",
+                    String.join("\n", settings),
                     ""), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
             db.startOnFreePort();
             try (Connection c = db.connect(TIMEOUT_SECONDS); Statement s = c.createStatement()) {

@@ -211,7 +211,20 @@ final class AqXaResource implements XAResource {
     private int prepareBranch(XidKey xid) throws XAException {
         refuseIfRollbackOnly(xid);
         journalBeforePrepare(xid);
-        int vote = database.prepare(xid);
+        int vote;
+        try {
+            vote = database.prepare(xid);
+        } catch (XAException e) {
+            // the database's own message rarely says what to change (PostgreSQL: "prepared transactions are disabled")
+            String cause = context.store().dialect().prepareFailureCause(e);
+            if (cause == null) {
+                throw e;
+            }
+            XAException named = new XAException("Aqueduct could not prepare its XA branch: " + cause);
+            named.errorCode = e.errorCode;
+            named.initCause(e);
+            throw named;
+        }
         SessionTransaction prepared = branches.get(xid);
         if (prepared != null && vote != XA_RDONLY) {
             prepared.prepared = true; // from now on it outlives its connection

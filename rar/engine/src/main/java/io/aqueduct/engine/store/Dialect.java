@@ -160,6 +160,19 @@ public interface Dialect {
         return sqlState != null && sqlState.startsWith("40");
     }
 
+    /**
+     * What keeps XA (two-phase commit) from working on this server, as a sentence an operator can
+     * act on; null when nothing does. Asked once when the engine starts.
+     */
+    default String xaProblem(Connection c) throws java.sql.SQLException {
+        return null;
+    }
+
+    /** Why the database refused to prepare a branch, when its error has a known cause; else null. */
+    default String prepareFailureCause(Throwable failure) {
+        return null;
+    }
+
     /** An XA data source of the store. */
     XADataSource xaDataSource();
 

@@ -158,6 +158,30 @@ public final class PostgresDialect extends SharedSqlDialect {
         return super.isConnectionLost(e) || "57P01".equals(state) || "57P02".equals(state) || "57P03".equals(state);
     }
 
+    static final String PREPARED_TRANSACTIONS_OFF = "PostgreSQL's max_prepared_transactions is 0: prepared"
+            + " transactions are disabled, so every XA transaction (a container transaction that enlists an Aqueduct"
+            + " session) fails at prepare. Set it to at least the number of XA transactions in flight at once over all"
+            + " nodes (ALTER SYSTEM SET max_prepared_transactions = 64) and restart PostgreSQL.";
+
+    @Override
+    public String xaProblem(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW max_prepared_transactions")) {
+            return rs.next() && "0".equals(rs.getString(1).trim()) ? PREPARED_TRANSACTIONS_OFF : null;
+        }
+    }
+
+    @Override
+    public String prepareFailureCause(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            // 55000 object_not_in_prerequisite_state: "prepared transactions are disabled"
+            if (t instanceof SQLException e && "55000".equals(e.getSQLState())
+                    && String.valueOf(e.getMessage()).contains("prepared transactions are disabled")) {
+                return PREPARED_TRANSACTIONS_OFF;
+            }
+        }
+        return null;
+    }
+
     @Override
     public boolean isTransient(String sqlState) {
         // 40001 serialization, 40P01 deadlock, 55P03 lock not available
