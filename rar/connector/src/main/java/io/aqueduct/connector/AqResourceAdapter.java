@@ -16,6 +16,7 @@ import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -135,7 +136,13 @@ public class AqResourceAdapter implements ResourceAdapter {
                     ? System.getProperty("aqueduct.databaseLinks") : databaseLinks);
             QueueDefinitions definitions = QueueDefinitions.parse(queueDefinitions == null || queueDefinitions.isBlank()
                     ? System.getProperty("aqueduct.queueDefinitions") : queueDefinitions);
+            boolean derbyExisted = (storeUrl == null || storeUrl.isBlank()) && Files.isDirectory(storePath());
             engine = b.start();
+            int tablesBefore = engine.admin().queueTables().size();
+            int queuesBefore = engine.admin().queues().size();
+            LOG.info(() -> "Aqueduct opened the store " + storeDescription() + (storeUrl == null || storeUrl.isBlank()
+                    ? (derbyExisted ? " (existing)" : " (new)") : "") + ": " + tablesBefore + " queue table(s), "
+                    + queuesBefore + " queue(s)");
             try {
                 links.apply(engine.admin(), engine.defaultSchema());
                 definitions.apply(engine.admin(), engine.defaultSchema());
@@ -144,10 +151,24 @@ public class AqResourceAdapter implements ResourceAdapter {
                 engine = null;
                 throw e;
             }
+            int tablesCreated = engine.admin().queueTables().size() - tablesBefore;
+            int queuesCreated = engine.admin().queues().size() - queuesBefore;
+            if (definitions.size() == 0) {
+                LOG.info("Aqueduct has no queue definitions (the queueDefinitions property and the system property"
+                        + " aqueduct.queueDefinitions are empty): it creates no queues");
+            } else {
+                LOG.info(() -> "Aqueduct applied " + definitions.size() + " queue definition(s): " + tablesCreated
+                        + " queue table(s) and " + queuesCreated + " queue(s) created now, the others existed");
+            }
             LOG.info(() -> "Aqueduct started on the store " + storeDescription());
         } catch (RuntimeException e) {
+            // two adapters in one server (the EAR's and a standalone RAR) default to the same Derby directory
+            String hint = String.valueOf(e.getMessage()).contains("already open by another Aqueduct engine")
+                    ? " Set this adapter's storeDirectory config property to a directory of its own (asadmin"
+                    + " create-resource-adapter-config --property storeDirectory=<directory> <adapter name>), or storeUrl."
+                    : "";
             throw new ResourceAdapterInternalException("Aqueduct could not start its store " + storeDescription() + ": "
-                    + e.getMessage(), e);
+                    + e.getMessage() + hint, e);
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }
