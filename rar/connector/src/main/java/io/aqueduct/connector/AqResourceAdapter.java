@@ -43,8 +43,9 @@ public class AqResourceAdapter implements ResourceAdapter {
     private static final Logger LOG = Logger.getLogger(AqResourceAdapter.class.getName());
 
     @ConfigProperty(description = "Directory of the embedded Derby database that stores the queues. Empty: "
-            + "<domain>/aqueduct/store inside the Payara domain (the system property com.sun.aas.instanceRoot), "
-            + "else ~/.aqueduct/store.", defaultValue = "")
+            + "<instance root>/aqueduct/store in a Payara Server instance (the system property com.sun.aas.instanceRoot) "
+            + "and in Payara Micro started with --rootdir; else ~/.aqueduct/store (also in Payara Micro without "
+            + "--rootdir, whose temporary directory is deleted when it stops). One adapter per directory.", defaultValue = "")
     private String storeDirectory = "";
 
     @ConfigProperty(description = "JDBC URL of a shared store: PostgreSQL (jdbc:postgresql://host/db) or MariaDB "
@@ -136,6 +137,14 @@ public class AqResourceAdapter implements ResourceAdapter {
                     ? System.getProperty("aqueduct.databaseLinks") : databaseLinks);
             QueueDefinitions definitions = QueueDefinitions.parse(queueDefinitions == null || queueDefinitions.isBlank()
                     ? System.getProperty("aqueduct.queueDefinitions") : queueDefinitions);
+            if ((storeUrl == null || storeUrl.isBlank()) && (storeDirectory == null || storeDirectory.isBlank())
+                    && System.getProperty("com.sun.aas.instanceRoot") != null
+                    && isMicroTemporaryRoot(System.getProperty("com.sun.aas.instanceRoot"))) {
+                LOG.warning(() -> "Aqueduct: Payara Micro runs without --rootdir, in the temporary directory "
+                        + System.getProperty("com.sun.aas.instanceRoot") + ", which it deletes when it stops; the store is"
+                        + " therefore in " + storePath() + ". Start Micro with --rootdir <directory> (the store is then"
+                        + " <directory>/aqueduct/store) or set the adapter's storeDirectory.");
+            }
             boolean derbyExisted = (storeUrl == null || storeUrl.isBlank()) && Files.isDirectory(storePath());
             engine = b.start();
             int tablesBefore = engine.admin().queueTables().size();
@@ -200,11 +209,25 @@ public class AqResourceAdapter implements ResourceAdapter {
         if (storeDirectory != null && !storeDirectory.isBlank()) {
             return Path.of(storeDirectory);
         }
-        String instanceRoot = System.getProperty("com.sun.aas.instanceRoot");
-        if (instanceRoot != null) {
-            return Path.of(instanceRoot, "aqueduct", "store");
+        return defaultStorePath(System.getProperty("com.sun.aas.instanceRoot"), System.getProperty("user.home"));
+    }
+
+    /**
+     * {@code <instanceRoot>/aqueduct/store} in a Payara Server instance, or Payara Micro started with
+     * {@code --rootdir}; {@code ~/.aqueduct/store} outside Payara, and in a Payara Micro whose instance
+     * root is its temporary runtime directory ({@code payaramicro-rt<digits>tmp}), which Micro deletes
+     * when it stops.
+     */
+    static Path defaultStorePath(String instanceRoot, String userHome) {
+        if (instanceRoot == null || isMicroTemporaryRoot(instanceRoot)) {
+            return Path.of(userHome, ".aqueduct", "store");
         }
-        return Path.of(System.getProperty("user.home"), ".aqueduct", "store");
+        return Path.of(instanceRoot, "aqueduct", "store");
+    }
+
+    static boolean isMicroTemporaryRoot(String instanceRoot) {
+        Path name = Path.of(instanceRoot).getFileName();
+        return name != null && name.toString().matches("payaramicro-rt-?\\d+tmp");
     }
 
     /** In-flight deliveries finish (or roll back), then the engine stops and Derby shuts down. */

@@ -91,6 +91,18 @@ class AdapterStartTest {
     }
 
     @Test
+    void the_default_store_directory_is_in_the_instance_root_unless_payara_micro_deletes_it_at_stop() {
+        assertThat(AqResourceAdapter.defaultStorePath("/opt/payara6/glassfish/domains/domain1", "/home/aq"))
+                .as("a Payara Server domain").isEqualTo(Path.of("/opt/payara6/glassfish/domains/domain1/aqueduct/store"));
+        assertThat(AqResourceAdapter.defaultStorePath("/var/lib/micro-root", "/home/aq"))
+                .as("Payara Micro --rootdir /var/lib/micro-root").isEqualTo(Path.of("/var/lib/micro-root/aqueduct/store"));
+        assertThat(AqResourceAdapter.defaultStorePath("/tmp/payaramicro-rt3056639174823581945tmp", "/home/aq"))
+                .as("Payara Micro without --rootdir").isEqualTo(Path.of("/home/aq/.aqueduct/store"));
+        assertThat(AqResourceAdapter.defaultStorePath(null, "/home/aq"))
+                .as("outside Payara").isEqualTo(Path.of("/home/aq/.aqueduct/store"));
+    }
+
+    @Test
     void a_second_adapter_on_the_same_derby_directory_is_refused_naming_the_property_and_the_first_keeps_working()
             throws Exception {
         try (RunningAdapter first = RunningAdapter.onDerby(dir, DEFINITIONS)) {
