@@ -131,11 +131,61 @@ public class OrderEntry {
         }
     }
 
-    /** Books an order, then fails before the transaction ends: neither the message nor the row exists. */
+    /**
+     * Books an order, then rolls it back on purpose: {@link OrderRolledBack} is an application exception with
+     * rollback=true, so neither the message, the row nor the JMS messages exist, and the container logs nothing.
+     */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
-    public MessageId bookOrderThenFail(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region) {
+    public MessageId bookOrderThenFail(String orderId, String customer, BooksOnLine.ShippingPriority shipping, String region)
+            throws OrderRolledBack {
         bookOrder(orderId, customer, shipping, region);
-        throw new IllegalStateException("order " + orderId + " was cancelled before its transaction committed");
+        throw new OrderRolledBack(orderId);
+    }
+
+    /** An order as the web API shows it: its row and what the MDBs did with it (all committed). */
+    public record OrderStatus(String orderId, String customer, String shipping, String region, boolean shipped,
+            boolean billed, boolean notified) implements java.io.Serializable {
+    }
+
+    private static final String STATUS = "SELECT O.ORDER_ID, O.CUSTOMER, O.SHIPPING, O.REGION,"
+            + " (SELECT COUNT(*) FROM SHIPMENTS S WHERE S.ORDER_ID = O.ORDER_ID),"
+            + " (SELECT COUNT(*) FROM BILLINGS B WHERE B.ORDER_ID = O.ORDER_ID),"
+            + " (SELECT COUNT(*) FROM NOTIFICATIONS N WHERE N.ORDER_ID = O.ORDER_ID) FROM BOOKED_ORDERS O";
+
+    /** The newest booked orders, newest first, at most {@code max}. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public java.util.List<OrderStatus> orders(int max) {
+        try (Connection c = books.getConnection();
+                PreparedStatement ps = c.prepareStatement(STATUS + " ORDER BY O.BOOKED_AT DESC, O.ORDER_ID DESC")) {
+            ps.setMaxRows(max);
+            java.util.List<OrderStatus> list = new java.util.ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    list.add(status(rs));
+                }
+            }
+            return list;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** One booked order, or null when there is no such (committed) order. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public OrderStatus order(String orderId) {
+        try (Connection c = books.getConnection(); PreparedStatement ps = c.prepareStatement(STATUS + " WHERE O.ORDER_ID = ?")) {
+            ps.setString(1, orderId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? status(rs) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    private static OrderStatus status(ResultSet rs) throws SQLException {
+        return new OrderStatus(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5) > 0,
+                rs.getInt(6) > 0, rs.getInt(7) > 0);
     }
 
     /** Is the order booked (committed)? */

@@ -3,7 +3,6 @@ package io.aqueduct.samples.booksonline;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
-import jakarta.ejb.EJBException;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.Timeout;
@@ -48,19 +47,21 @@ public class SampleTour {
         try {
             record Order(String id, String customer, BooksOnLine.ShippingPriority shipping, String region) {
             }
-            List<Order> booked = List.of(new Order("1001", "ACME Corp.", BooksOnLine.ShippingPriority.GROUND, "WESTERN"),
-                    new Order("1002", "Initech", BooksOnLine.ShippingPriority.FEDEX, "EASTERN"),
-                    new Order("1003", "Globex", BooksOnLine.ShippingPriority.AIR, "INTERNATIONAL"));
+            // new order ids on every run (OrderIds): a second run on the same store books new orders
+            List<Order> booked = List.of(new Order(OrderIds.next(), "ACME Corp.", BooksOnLine.ShippingPriority.GROUND, "WESTERN"),
+                    new Order(OrderIds.next(), "Initech", BooksOnLine.ShippingPriority.FEDEX, "EASTERN"),
+                    new Order(OrderIds.next(), "Globex", BooksOnLine.ShippingPriority.AIR, "INTERNATIONAL"));
             for (Order o : booked) {
                 var id = orders.bookOrder(o.id(), o.customer(), o.shipping(), o.region());
                 say("EJB OrderEntry committed order " + o.id() + " for " + o.customer() + " (" + o.shipping() + ", priority "
                         + o.shipping().priority() + ", region " + o.region() + "): enqueued message " + id + ", the order row, a JMS"
                         + " billing request to " + BooksOnLine.BILLING + " and a JMS notification to " + BooksOnLine.NOTIFICATIONS);
             }
+            String cancelled = OrderIds.next();
             try {
-                orders.bookOrderThenFail("1004", "Umbrella", BooksOnLine.ShippingPriority.FEDEX, "EASTERN");
-            } catch (EJBException expected) {
-                say("EJB OrderEntry rolled back order 1004: its message, its order row and its JMS messages never existed");
+                orders.bookOrderThenFail(cancelled, "Umbrella", BooksOnLine.ShippingPriority.FEDEX, "EASTERN");
+            } catch (OrderRolledBack expected) {
+                say("EJB OrderEntry rolled back order " + cancelled + ": its message, its order row and its JMS messages never existed");
             }
             long deadline = System.currentTimeMillis() + 60_000;
             while (System.currentTimeMillis() < deadline && !booked.stream().allMatch(
@@ -73,8 +74,8 @@ public class SampleTour {
                         + (billing != null ? ", " + billing : ", NOT billed within 60 s")
                         + (orders.isNotified(o.id()) ? ", customer notified" : ", customer NOT notified within 60 s"));
             }
-            say("order 1004 " + (orders.isBooked("1004") || orders.isShipped("1004") || orders.billing("1004") != null
-                    || orders.isNotified("1004") ? "EXISTS (unexpected)" : "was never booked, shipped, billed nor notified"));
+            say("order " + cancelled + " " + (orders.isBooked(cancelled) || orders.isShipped(cancelled)
+                    || orders.billing(cancelled) != null || orders.isNotified(cancelled) ? "EXISTS (unexpected)" : "was never booked, shipped, billed nor notified"));
             say(orders.propagation());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

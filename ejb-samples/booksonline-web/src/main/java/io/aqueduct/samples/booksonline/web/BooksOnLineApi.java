@@ -1,0 +1,9 @@
+package io.aqueduct.samples.booksonline.web;
+
+import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+
+/** BooksOnLine's JSON API: {@code /api/orders} ({@link Orders}) and {@code /api/queues} ({@link Queues}). */
+@ApplicationPath("api")
+public class BooksOnLineApi extends Application {
+}
