@@ -5,6 +5,7 @@ import io.aqueduct.samples.booksonline.OrderEntry;
 import io.aqueduct.samples.booksonline.OrderIds;
 import io.aqueduct.samples.booksonline.OrderRolledBack;
 import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -25,6 +26,7 @@ import java.util.logging.Logger;
  * its own (and, with {@code rollback=true}, one more that is rolled back on purpose); {@code GET /api/orders}
  * and {@code GET /api/orders/{orderId}} show what the MDBs did with them.
  */
+@RequestScoped // a CDI bean: without it the @EJB field stayed null in the EAR's web module (embedded Payara 6.2024.8)
 @Path("orders")
 @Produces(MediaType.APPLICATION_JSON)
 public class Orders {

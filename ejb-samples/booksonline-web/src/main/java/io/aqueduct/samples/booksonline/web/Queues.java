@@ -2,6 +2,7 @@ package io.aqueduct.samples.booksonline.web;
 
 import io.aqueduct.samples.booksonline.QueueDepths;
 import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
@@ -14,6 +15,7 @@ import jakarta.ws.rs.core.MediaType;
  * {@code GET /api/queues}: the messages ready in each of the sample's queues (per subscriber on a multi-consumer
  * queue), {@code [{"queue":..,"subscriber":..|null,"ready":n,"capped":false},...]}; see {@link QueueDepths}.
  */
+@RequestScoped // a CDI bean: without it the @EJB field stayed null in the EAR's web module (embedded Payara 6.2024.8)
 @Path("queues")
 @Produces(MediaType.APPLICATION_JSON)
 public class Queues {
