@@ -95,6 +95,12 @@ class BooksOnLineWebIT {
     }
 
     @Test
+    void anUnknownPathOrMethodIsAnsweredInJsonToo() {
+        assertThat(((JsonObject) json(send("GET", "/api/books", 404))).getString("error")).isEqualTo("Not Found.");
+        assertThat(((JsonObject) json(send("DELETE", "/api/orders", 405))).getString("error")).isEqualTo("Method Not Allowed.");
+    }
+
+    @Test
     void queuesShowTheSampleQueuesDrainedOnceOrdersAreDone() {
         send("POST", "/api/orders?count=2", 200);
         Awaitility.await("the sample's queues drained").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
