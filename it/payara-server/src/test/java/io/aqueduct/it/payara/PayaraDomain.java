@@ -73,6 +73,11 @@ final class PayaraDomain {
 
     /** asadmin with the given arguments (remote commands get --port); fails with its output unless it exits with 0. */
     String asadmin(Duration timeout, String... args) {
+        return asadminIn(null, timeout, args);
+    }
+
+    /** {@link #asadmin(Duration, String...)} run in the directory {@code cwd} (relative paths of a script resolve there). */
+    String asadminIn(Path cwd, Duration timeout, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(payaraHome.resolve("bin/asadmin").toString());
         cmd.add("--interactive=false");
@@ -83,12 +88,19 @@ final class PayaraDomain {
             cmd.add(Integer.toString(adminPort()));
         }
         cmd.addAll(List.of(args));
-        return run(cmd, timeout);
+        return run(cwd, cmd, timeout);
     }
 
     private String run(List<String> cmd, Duration timeout) {
+        return run(null, cmd, timeout);
+    }
+
+    private String run(Path cwd, List<String> cmd, Duration timeout) {
         try {
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            if (cwd != null) {
+                pb.directory(cwd.toFile());
+            }
             pb.environment().put("AS_JAVA", System.getProperty("java.home"));
             Path out = Files.createTempFile("asadmin", ".out");
             pb.redirectOutput(out.toFile());
@@ -217,6 +229,32 @@ final class PayaraDomain {
             Files.write(f, lines);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Copies server.log to {@code target} (the test's record of what the server said); never throws. */
+    void copyServerLog(Path target) {
+        try {
+            if (Files.exists(serverLog())) {
+                Files.createDirectories(target.getParent());
+                Files.copy(serverLog(), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            System.err.println("could not copy " + serverLog() + " to " + target + ": " + e);
+        }
+    }
+
+    /** POST http://127.0.0.1:<http port><path> with a form body, whatever its status. */
+    HttpResponse<String> post(String path, String form, Duration timeout) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort() + path))
+                    .timeout(timeout).header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("POST " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

@@ -1,0 +1,151 @@
+package io.aqueduct.it.payara;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The resource adapter deployed standalone with server-wide resources, on a fresh Payara Server domain, as
+ * server-config/README.md ("Payara Server: the resource adapter standalone, resources server-wide") says: Derby and
+ * the queue definitions set up as for the EAR, then {@code asadmin --interactive=false multimode --file
+ * server-config/aqueduct-setup.asadmin} from the project root, and the sample's standalone WAR
+ * (ejb-samples/booksonline-war/target/booksonline.war) taking orders on those resources. Then the other documented
+ * way to the same resources: the script's resources deleted, {@code asadmin add-resources
+ * server-config/glassfish-resources.xml}, and the WAR takes orders again.
+ *
+ * <p>asadmin multimode reports success even when commands inside the file fail, so every resource the script and the
+ * file should create is checked with the list-* commands.
+ */
+@Timeout(value = 600, unit = java.util.concurrent.TimeUnit.SECONDS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StandaloneRarIT {
+    private static final Path ROOT = Path.of(System.getProperty("it.projectRoot", "../..")).toAbsolutePath().normalize();
+    private static final Path WORK = Path.of(System.getProperty("rar.workDir", "target/rar")).toAbsolutePath();
+    private static final String DOMAIN = "aqrar";
+    private static final String WAR = "ejb-samples/booksonline-war/target/booksonline.war";
+    private static final Duration T = Duration.ofSeconds(180);
+    private static final Duration DELIVERY = Duration.ofSeconds(60);
+    private static final long T0 = System.nanoTime();
+
+    private static final List<String> CONNECTOR_POOLS = List.of("aqueduct/QueueSessionsPool", "jms/BooksOnLineConnectionFactoryPool");
+    private static final List<String> CONNECTOR_RESOURCES = List.of("aqueduct/QueueSessions", "jms/BooksOnLineConnectionFactory");
+    private static final List<String> ADMIN_OBJECTS = List.of("jms/BillingRequests", "jms/BookedOrderNotifications");
+
+    private static PayaraDomain domain;
+    private static BooksOnLineClient books;
+    private static String setupOutput;
+    private static long setupAt;
+
+    @BeforeAll
+    static void createDomain() throws IOException {
+        PayaraDomain.killLeftOver(WORK.resolve("domains"), DOMAIN);
+        BooksOnLineClient.deleteTree(WORK);
+        Files.createDirectories(WORK);
+        int portbase = PayaraDomain.freePortbase(Integer.getInteger("rar.portbase", 34000));
+        domain = new PayaraDomain(DOMAIN, Path.of(System.getProperty("crash.payaraHome")), WORK.resolve("domains"), portbase);
+        books = new BooksOnLineClient(domain);
+        log("creating the domain " + DOMAIN + ", port base " + portbase + " (admin " + domain.adminPort() + ", http "
+                + domain.httpPort() + ")");
+        domain.create();
+        Runtime.getRuntime().addShutdownHook(new Thread(domain::killIfAlive, "kill " + DOMAIN));
+        domain.start();
+        Path derby = Path.of(System.getProperty("crash.derbyLib"));
+        domain.asadmin(T, "add-library", derby.resolve("derby.jar").toString(), derby.resolve("derbytools.jar").toString(),
+                derby.resolve("derbyshared.jar").toString());
+        domain.asadmin(T, "create-jvm-options",
+                "-Daqueduct.queueDefinitions=" + Files.readString(ROOT.resolve("server-config/queue-definitions.txt")).strip());
+        domain.restart();
+        log("Derby added, queue definitions set, domain restarted");
+        setupAt = domain.serverLogSize();
+        setupOutput = domain.asadminIn(ROOT, T, "multimode", "--file", "server-config/aqueduct-setup.asadmin");
+        Files.writeString(WORK.resolve("aqueduct-setup.out"), setupOutput);
+        log("aqueduct-setup.asadmin run (its output in target/rar/aqueduct-setup.out)");
+    }
+
+    @AfterAll
+    static void stopDomain() {
+        if (domain != null) {
+            domain.stopQuietly();
+            domain.copyServerLog(WORK.getParent().resolve("rar-server.log"));
+            log("domain stopped, its log in target/rar-server.log");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theSetupScriptCreatesEveryResourceItNames() {
+        assertThat(BooksOnLineClient.failures(setupOutput)).as("failed commands of aqueduct-setup.asadmin:\n%s", setupOutput)
+                .isEmpty();
+        assertThat(domain.asadmin(T, "list-applications")).contains("aqueduct-rar");
+        assertResources();
+        assertThat(domain.asadmin(T, "get", "configs.config.server-config.transaction-service.automatic-recovery"))
+                .contains("automatic-recovery=true");
+    }
+
+    @Test
+    @Order(2)
+    void theAdapterLogsTheStoreItOpenedAndTheQueuesItCreated() {
+        assertThat(domain.serverLogFrom(setupAt)).contains("Aqueduct opened the store")
+                .contains("Aqueduct created queue OE.OE_BOOKEDORDERS_MQUE")
+                .contains("Aqueduct created queue CB.CB_BILLING_QUE");
+    }
+
+    @Test
+    @Order(3)
+    void theStandaloneWarTakesOrdersOnTheScriptsResources() {
+        domain.asadminIn(ROOT, T, "deploy", WAR);
+        log("WAR deployed");
+        BooksOnLineClient.Batch batch = books.place(2, true);
+        books.awaitDelivered(batch.booked(), DELIVERY);
+        books.assertNeverBooked(batch.rolledBack());
+    }
+
+    @Test
+    @Order(4)
+    void theSameResourcesFromGlassfishResourcesXmlServeTheWarAsWell() {
+        domain.asadmin(T, "undeploy", "booksonline");
+        for (String r : CONNECTOR_RESOURCES) {
+            domain.asadmin(T, "delete-connector-resource", r);
+        }
+        for (String p : CONNECTOR_POOLS) {
+            domain.asadmin(T, "delete-connector-connection-pool", p);
+        }
+        for (String a : ADMIN_OBJECTS) {
+            domain.asadmin(T, "delete-admin-object", a);
+        }
+        domain.asadmin(T, "delete-jdbc-resource", "jdbc/BooksOnLine");
+        domain.asadmin(T, "delete-jdbc-connection-pool", "jdbc/BooksOnLinePool");
+        assertThat(domain.asadmin(T, "list-connector-resources")).doesNotContain("aqueduct/QueueSessions");
+        log("the script's resources deleted");
+
+        domain.asadminIn(ROOT, T, "add-resources", "server-config/glassfish-resources.xml");
+        assertResources();
+        domain.asadminIn(ROOT, T, "deploy", WAR);
+        log("resources added from glassfish-resources.xml, WAR deployed again");
+        books.awaitDelivered(books.place(1, false).booked(), DELIVERY);
+    }
+
+    /** Every pool and resource of aqueduct-setup.asadmin / glassfish-resources.xml, as the list-* commands show them. */
+    private static void assertResources() {
+        assertThat(domain.asadmin(T, "list-connector-connection-pools")).contains(CONNECTOR_POOLS);
+        assertThat(domain.asadmin(T, "list-connector-resources")).contains(CONNECTOR_RESOURCES);
+        assertThat(domain.asadmin(T, "list-admin-objects")).contains(ADMIN_OBJECTS);
+        assertThat(domain.asadmin(T, "list-jdbc-connection-pools")).contains("jdbc/BooksOnLinePool");
+        assertThat(domain.asadmin(T, "list-jdbc-resources")).contains("jdbc/BooksOnLine");
+    }
+
+    private static void log(String s) {
+        System.out.printf("[rar %6.1f s] %s%n", (System.nanoTime() - T0) / 1e9, s);
+    }
+}
