@@ -23,8 +23,7 @@ final class PayaraDomain {
     private final Path payaraHome;
     private final Path domainsDir;
     final int portbase;
-    // HTTP/1.1 as browsers speak it to http://: the client's default h2c upgrade loses a POST body's first form
-    // parameter on Payara 6.2025.10 (count=3&rollback=true arrives as rollback=true)
+    // HTTP/1.1 as browsers speak it to http:// (the client's default is an h2c upgrade no browser makes)
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
