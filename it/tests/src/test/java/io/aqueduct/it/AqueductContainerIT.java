@@ -3,6 +3,9 @@ package io.aqueduct.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +16,7 @@ import java.util.TreeSet;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.MethodOrderer;
@@ -39,6 +43,14 @@ class AqueductContainerIT {
         EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class,
                 DEPLOYMENTS.resolve("aqueduct-booksonline.ear").toFile());
         ear.addAsModule(ShrinkWrap.createFromZipFile(WebArchive.class, DEPLOYMENTS.resolve("aqueduct-probe.war").toFile()));
+        // the EAR lists its modules in application.xml (beside its resource definitions): the probe joins the list
+        try (var in = ear.get("META-INF/application.xml").getAsset().openStream()) {
+            String xml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            ear.setApplicationXML(new StringAsset(xml.replaceFirst("<module>",
+                    "<module><web><web-uri>aqueduct-probe.war</web-uri><context-root>aqueduct-probe</context-root></web></module>\n  <module>")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return ear;
     }
 
