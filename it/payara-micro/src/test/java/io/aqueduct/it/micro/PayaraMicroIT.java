@@ -52,7 +52,9 @@ class PayaraMicroIT {
     private static final String DOCUMENTED_RESOURCES = "server-config/glassfish-resources.xml";
     private static final Duration START = Duration.ofSeconds(150);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    // HTTP/1.1: the client's default, an h2c upgrade, only adds a Grizzly WARNING (GOAWAY) to Micro's log at each close
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
     private final Path rootDir = WORK.resolve("root");
     private final List<MicroProcess> started = new ArrayList<>();
     private int httpPort;
@@ -63,8 +65,8 @@ class PayaraMicroIT {
     void freshWorkDirectory() throws IOException {
         deleteTree(WORK);
         Files.createDirectories(WORK);
-        httpPort = MicroProcess.freePort(Integer.getInteger("micro.httpPort", 32080));
-        gridPort = MicroProcess.freePort(Integer.getInteger("micro.gridPort", 32900));
+        httpPort = MicroProcess.freePort(Integer.getInteger("micro.httpPort", 28080));
+        gridPort = MicroProcess.freePort(Integer.getInteger("micro.gridPort", 28900));
     }
 
     @AfterEach
@@ -85,8 +87,8 @@ class PayaraMicroIT {
         assertThat(log).as("the adapter creates the sample's queues from the definitions")
                 .contains("Aqueduct created queue OE.OE_BOOKEDORDERS_MQUE", "Aqueduct created queue SHIP.SHIP_BOOKEDORDERS_QUE",
                         "Aqueduct created queue CB.CB_BILLING_QUE", "Aqueduct created queue CS.CS_BOOKEDORDERS_TOPIC");
-        assertThat(log).as("the store is in the root directory, not in Micro's temporary runtime directory")
-                .contains(rootDir.resolve("aqueduct").resolve("store").toString())
+        assertThat(log).as("a new store in the root directory, not in Micro's temporary runtime directory")
+                .contains("Aqueduct opened the store (Derby) in " + rootDir.resolve("aqueduct").resolve("store") + " (new)")
                 .doesNotContain("payaramicro-rt");
         assertThat(log).contains("booksonline was successfully deployed");
 
@@ -115,8 +117,10 @@ class PayaraMicroIT {
         // --- second start on the same root directory: no command file, no --deploy
         MicroProcess second = start("second-start.log", List.of());
         String log2 = second.log();
-        assertThat(log2).as("the same store is opened again").contains(rootDir.resolve("aqueduct").resolve("store").toString());
+        assertThat(log2).as("the same store is opened again")
+                .contains("Aqueduct opened the store (Derby) in " + rootDir.resolve("aqueduct").resolve("store") + " (existing)");
         assertThat(log2).as("the queues exist: the definitions create nothing")
+                .contains("0 queue table(s) and 0 queue(s) created now")
                 .doesNotContain("Aqueduct created", "Aqueduct added subscriber", "Aqueduct scheduled propagation");
         Map<String, JsonObject> listed = json(getOk("/booksonline/api/orders")).asJsonArray().getValuesAs(JsonObject.class)
                 .stream().collect(Collectors.toMap(o -> o.getString("orderId"), o -> o));
@@ -160,14 +164,17 @@ class PayaraMicroIT {
         return file;
     }
 
-    private JsonObject placeOrders(Map<String, String> form) {
-        String body = form.entrySet().stream()
+    /**
+     * POST /booksonline/api/orders with query parameters. (Not a form body: when the body reaches Micro in a TCP
+     * segment after the headers', as Java's HttpClient sends it, the sample saw a short form's first parameter missing.)
+     */
+    private JsonObject placeOrders(Map<String, String> parameters) {
+        String query = parameters.entrySet().stream()
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
-        HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/booksonline/api/orders"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
-        assertThat(r.statusCode()).as("POST /booksonline/api/orders " + body + ": " + r.body()).isEqualTo(200);
+        HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/booksonline/api/orders?" + query))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(r.statusCode()).as("POST /booksonline/api/orders?" + query + ": " + r.body()).isEqualTo(200);
         return json(r.body()).asJsonObject();
     }
 
