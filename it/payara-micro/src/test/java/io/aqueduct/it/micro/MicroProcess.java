@@ -72,7 +72,7 @@ final class MicroProcess {
         }
     }
 
-    /** Kills the JVM if it still runs (after a failed test); never throws. */
+    /** kill -9 of the JVM if it still runs (a crash, or the clean-up after a failed test); never throws. */
     void kill() {
         if (process.isAlive()) {
             process.destroyForcibly();

@@ -38,9 +38,10 @@ import org.junit.jupiter.api.Timeout;
  * this module's copies), Derby with --addLibs, the queues from server-config/queue-definitions.txt, --nocluster,
  * free ports. Orders placed over the sample's HTTP API are shipped, billed and notified; Micro stopped gracefully
  * and started again on the same root directory (without the command file and --deploy: the root directory
- * remembers them) finds its store, queues and orders, and takes new orders.
+ * remembers them) finds its store, queues and orders, and takes new orders; killed with kill -9 right after
+ * booking one more and started again, it lists every order and ships, bills and notifies the last one.
  *
- * <p>Micro's console output: target/micro/first-start.log and second-start.log.
+ * <p>Micro's console output: target/micro/first-start.log, second-start.log and third-start.log.
  */
 @Timeout(value = 360, unit = TimeUnit.SECONDS)
 class PayaraMicroIT {
@@ -75,7 +76,7 @@ class PayaraMicroIT {
     }
 
     @Test
-    void ordersTravelAndOutliveARestartOnTheSameRootDirectory() throws Exception {
+    void ordersTravelAndOutliveRestartsOnTheSameRootDirectory() throws Exception {
         // --- first start: the documented command, post-boot command file and WAR included
         MicroProcess first = start("first-start.log", List.of(
                 "--postbootcommandfile", commandFile().toString(),
@@ -137,7 +138,21 @@ class PayaraMicroIT {
         assertThat(newOrder).as("a new order id, not one of the first run").isNotIn(firstOrders).isNotEqualTo(rolledBack);
         awaitShippedBilledNotified(List.of(newOrder));
         log("a new order shipped, billed and notified after the restart");
-        assertThat(second.stop(Duration.ofSeconds(60))).as("Micro stops within 60 s of SIGTERM").isTrue();
+
+        // --- kill -9 right after an order is booked, then the same start again: nothing committed is lost
+        String lastOrder = placeOrders(Map.of("count", "1", "customer", "Micro Books")).getJsonArray("booked")
+                .getJsonObject(0).getString("orderId");
+        second.kill();
+        log("killed (kill -9) after booking " + lastOrder);
+        MicroProcess third = start("third-start.log", List.of());
+        assertThat(third.log()).as("the same store is opened again")
+                .contains("Aqueduct opened the store (Derby) in " + rootDir.resolve("aqueduct").resolve("store") + " (existing)");
+        awaitShippedBilledNotified(List.of(lastOrder));
+        assertThat(json(getOk("/booksonline/api/orders")).asJsonArray().getValuesAs(JsonObject.class).stream()
+                .map(o -> o.getString("orderId"))).as("every order booked is listed")
+                .contains(firstOrders.toArray(String[]::new)).contains(newOrder, lastOrder);
+        log("after kill -9 and a start: every order listed, the last one shipped, billed and notified");
+        assertThat(third.stop(Duration.ofSeconds(60))).as("Micro stops within 60 s of SIGTERM").isTrue();
     }
 
     /** Micro started as the README says, plus {@code extra}; waits until it is ready. */
