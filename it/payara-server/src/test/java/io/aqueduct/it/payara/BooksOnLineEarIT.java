@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Timeout;
  * BooksOnLine EAR") says, command for command: add-library of the Derby jars, create-jvm-options with
  * queue-definitions.txt, restart-domain, deploy ear/target/aqueduct-booksonline.ear. Then what a user does with
  * it through its web API: orders shipped, billed and notified, the rolled-back one never (one log line, no stack
- * trace), a second batch with new ids; disable + enable, and a redeploy (deploy --force), each followed by a working
- * order, without restarting the domain; and a standalone RAR next to the EAR, refused on the EAR's store directory
+ * trace), a second batch with new ids; disable + enable, delete-application-ref + create-application-ref, and a
+ * redeploy (deploy --force), each followed by a working order, without restarting the domain; and a standalone RAR next to the EAR, refused on the EAR's store directory
  * until it has one of its own.
  */
 @Timeout(value = 600, unit = java.util.concurrent.TimeUnit.SECONDS)
@@ -125,6 +125,15 @@ class BooksOnLineEarIT {
 
     @Test
     @Order(5)
+    void applicationReferenceRemovedAndCreatedAgainWithoutRestartTakesOrdersAgain() {
+        domain.asadmin(T, "delete-application-ref", "--target", "server", APP);
+        domain.asadmin(T, "create-application-ref", "--target", "server", APP);
+        log("application reference deleted and created again");
+        books.awaitDelivered(books.place(1, false).booked(), DELIVERY);
+    }
+
+    @Test
+    @Order(6)
     void redeployWithoutRestartTakesOrdersAgainAndKeepsTheEarlierOnes() {
         domain.asadminIn(ROOT, T, "deploy", "--force", "ear/target/aqueduct-booksonline.ear");
         log("redeployed");
@@ -139,7 +148,7 @@ class BooksOnLineEarIT {
      * store directory: it is refused saying so; given a directory of its own it starts.
      */
     @Test
-    @Order(6)
+    @Order(7)
     void aStandaloneAdapterNextToTheEarNeedsAStoreDirectoryOfItsOwn() {
         String rar = System.getProperty("crash.rar");
         assertThatThrownBy(() -> domain.asadmin(T, "deploy", "--name", "aqueduct-rar", "--type", "rar", rar))
