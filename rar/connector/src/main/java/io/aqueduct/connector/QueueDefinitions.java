@@ -370,15 +370,16 @@ public final class QueueDefinitions {
     }
 
     private static void table(QueueAdmin admin, Definition d) {
-        if (!exists(() -> admin.queueTable(d.name()))) {
-            admin.createQueueTable(d.name(), tableProperties(d));
+        if (!exists(() -> admin.queueTable(d.name()))
+                && createdHere(() -> admin.createQueueTable(d.name(), tableProperties(d)), AqError.QUEUE_TABLE_EXISTS)) {
             LOG.info(() -> "Aqueduct created queue table " + d.name() + " (" + d.shown() + ")");
         }
     }
 
     private static void queue(QueueAdmin admin, Definition d) {
-        if (!exists(() -> admin.queue(d.name()))) {
-            admin.createQueue(d.name(), d.settings().get("table"), queueProperties(d));
+        if (!exists(() -> admin.queue(d.name()))
+                && createdHere(() -> admin.createQueue(d.name(), d.settings().get("table"), queueProperties(d)),
+                        AqError.QUEUE_EXISTS)) {
             LOG.info(() -> "Aqueduct created queue " + d.name() + " (" + d.shown() + ")");
         }
         boolean exception = admin.queue(d.name()).queueType() == QueueType.EXCEPTION;
@@ -391,8 +392,9 @@ public final class QueueDefinitions {
         String transformation = d.settings().get("transformation");
         SubscriberInfo existing = subscriberOf(admin, d.name(), agent);
         if (existing == null) {
-            admin.addSubscriber(d.name(), agent, rule, transformation);
-            LOG.info(() -> "Aqueduct added subscriber " + describe(agent) + " to queue " + d.name() + " (" + d.shown() + ")");
+            if (createdHere(() -> admin.addSubscriber(d.name(), agent, rule, transformation), AqError.SUBSCRIBER_EXISTS)) {
+                LOG.info(() -> "Aqueduct added subscriber " + describe(agent) + " to queue " + d.name() + " (" + d.shown() + ")");
+            }
         } else if (!Objects.equals(existing.rule(), rule)
                 || !sameName(existing.transformation(), transformation, defaultSchema)) {
             LOG.info(() -> "Aqueduct subscriber " + describe(agent) + " of queue " + d.name() + " exists with rule "
@@ -572,6 +574,22 @@ public final class QueueDefinitions {
             }
         }
         return null;
+    }
+
+    /**
+     * Creates; false when another node of a shared store created the same object meanwhile (nodes starting
+     * together apply the same definitions): it exists, as wanted.
+     */
+    private static boolean createdHere(Runnable create, int existsError) {
+        try {
+            create.run();
+            return true;
+        } catch (AqException e) {
+            if (e.errorCode() != existsError) {
+                throw e;
+            }
+            return false;
+        }
     }
 
     private static boolean exists(Runnable lookup) {

@@ -347,6 +347,43 @@ class PropagationDefinitionsTest {
         }
     }
 
+    /**
+     * Servers of a deployment group starting together apply the same definitions: a queue table, queue or
+     * subscriber another node creates between this node's look and its create (the engine says "already
+     * exists": 24001, 24006, 24034) counts as existing, and the adapter starts.
+     */
+    @Test
+    void a_table_queue_or_subscriber_created_meanwhile_by_another_node_counts_as_existing() throws Exception {
+        try (RunningAdapter ra = RunningAdapter.onDerby(dir, IN_STORE)) {
+            QueueAdmin real = ra.adapter.engine().admin();
+            java.util.Set<String> looked = new java.util.HashSet<>();
+            QueueAdmin late = (QueueAdmin) java.lang.reflect.Proxy.newProxyInstance(QueueAdmin.class.getClassLoader(),
+                    new Class<?>[] {QueueAdmin.class}, (proxy, method, args) -> {
+                        String key = method.getName() + (args == null || args.length == 0 ? "" : " " + args[0]);
+                        if (method.getName().equals("queueTable") && looked.add(key)) {
+                            throw new AqException(AqError.QUEUE_TABLE_NOT_FOUND, "not yet");
+                        }
+                        if (method.getName().equals("queue") && looked.add(key)) {
+                            throw new AqException(AqError.QUEUE_NOT_FOUND, "not yet");
+                        }
+                        if (method.getName().equals("subscribers") && looked.add(key)) {
+                            return List.of();
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            logged.clear();
+            QueueDefinitions.parse(IN_STORE).apply(late);
+            assertThat(looked).contains("queueTable OE.ORDERS_MC_QTAB", "queue OE.BOOKED_ORDERS",
+                    "subscribers OE.BOOKED_ORDERS");
+            assertThat(real.subscribers("OE.BOOKED_ORDERS")).hasSize(1);
+            assertThat(logged).as("nothing created nor altered by this node").isEmpty();
+        }
+    }
+
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', textBlock = """
             schedule WS.SHIPPING latency=0                           | Queue definition 'schedule WS.SHIPPING' failed: | single-consumer

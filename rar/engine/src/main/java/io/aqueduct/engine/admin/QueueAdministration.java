@@ -112,6 +112,38 @@ public final class QueueAdministration implements QueueAdmin {
         return true;
     }
 
+    /**
+     * Runs an insert of a new object. On a shared store another node may create the same object between
+     * this node's look at its catalog and the insert: the database's unique constraint refuses the insert,
+     * and after a re-read of the catalog that shows the other node's object, the failure is AQ's "already
+     * exists" error ({@code exists}) rather than a store failure.
+     */
+    private <T> T insertNew(java.util.function.Supplier<T> insert, java.util.function.BooleanSupplier existsNow,
+            java.util.function.Function<RuntimeException, AqException> exists) {
+        try {
+            return insert.get();
+        } catch (RuntimeException e) {
+            if (catalogChanged == null || !integrityViolation(e)) {
+                throw e;
+            }
+            loader.refresh();
+            if (!existsNow.getAsBoolean()) {
+                throw e;
+            }
+            throw exists.apply(e);
+        }
+    }
+
+    private static boolean integrityViolation(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            // SQLState class 23: integrity constraint violation (a unique key here), on all three databases
+            if (t instanceof java.sql.SQLException e && e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ------------------------------------------------------------------ queue tables
 
     @Override
@@ -133,7 +165,7 @@ public final class QueueAdministration implements QueueAdmin {
                     + " already exists; the default exception queue of " + qn + " would take that name.");
         }
         QueueMeta[] created = new QueueMeta[1];
-        QueueTableMeta table = inAdminTransaction(c -> {
+        QueueTableMeta table = insertNew(() -> inAdminTransaction(c -> {
             QueueTableMeta t = c.work(em -> {
                 QueueTableEntity e = new QueueTableEntity();
                 e.id = nextId(em, "QueueTableEntity");
@@ -155,7 +187,9 @@ public final class QueueAdministration implements QueueAdmin {
             c.jdbc(conn -> own.dialect().createQueueTableView(conn, t.owner(), t.name(), t.id(),
                     t.multipleConsumers()));
             return t;
-        });
+        }), () -> catalog.table(qn.toString()) != null,
+                e -> new AqException(AqError.QUEUE_TABLE_EXISTS, "Queue table " + qn + " already exists (another node"
+                        + " created it meanwhile).", e));
         catalog.putTable(table);
         catalog.putQueue(created[0]);
     }
@@ -231,7 +265,11 @@ public final class QueueAdministration implements QueueAdmin {
         if (catalog.queue(qn.toString()) != null) {
             throw new AqException(AqError.QUEUE_EXISTS, "Queue " + qn + " already exists.");
         }
-        QueueMeta meta = inAdminTransaction(c -> c.work(em -> queueMeta(newQueue(em, qn.schema(), qn.name(), t.id(), p), t)));
+        QueueMeta meta = insertNew(
+                () -> inAdminTransaction(c -> c.work(em -> queueMeta(newQueue(em, qn.schema(), qn.name(), t.id(), p), t))),
+                () -> catalog.queue(qn.toString()) != null,
+                e -> new AqException(AqError.QUEUE_EXISTS, "Queue " + qn + " already exists (another node created it"
+                        + " meanwhile).", e));
         catalog.putQueue(meta);
     }
 
@@ -375,7 +413,7 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.TOO_MANY_SUBSCRIBERS, "Queue " + q.meta().qualifiedName() + " already has "
                     + MAX_SUBSCRIBERS + " subscribers, the most a queue can have.");
         }
-        inAdminTransaction(c -> c.work(em -> {
+        insertNew(() -> inAdminTransaction(c -> c.work(em -> {
             SubscriberEntity e = new SubscriberEntity();
             e.id = nextId(em, "SubscriberEntity");
             e.queueId = q.meta().id();
@@ -388,7 +426,11 @@ public final class QueueAdministration implements QueueAdmin {
             e.transformation = tname;
             em.persist(e);
             return null;
-        }));
+        })), () -> {
+            QueueRuntime now = catalog.queue(q.meta().qualifiedName());
+            return now != null && find(now, s.key()) != null;
+        }, e -> new AqException(AqError.SUBSCRIBER_EXISTS, "Agent " + describe(subscriber) + " is already a subscriber of "
+                + q.meta().qualifiedName() + " (another node added it meanwhile).", e));
         List<Subscriber> subs = new ArrayList<>(q.subscribers());
         subs.add(s);
         q.subscribers(subs);
