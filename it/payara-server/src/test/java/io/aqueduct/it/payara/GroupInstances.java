@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -23,13 +22,13 @@ final class GroupInstances {
     static final List<String> INSTANCES = List.of("aq1", "aq2");
     private final Path payaraHome;
     private final Path projectRoot;
-    private final int adminPort;
+    private final PayaraDomain das;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    GroupInstances(Path payaraHome, Path projectRoot, int adminPort) {
+    GroupInstances(Path payaraHome, Path projectRoot, PayaraDomain das) {
         this.payaraHome = payaraHome;
         this.projectRoot = projectRoot;
-        this.adminPort = adminPort;
+        this.das = das;
     }
 
     /** The node's directory in the installation: the instances' own directories are in it. */
@@ -49,40 +48,9 @@ final class GroupInstances {
         }
     }
 
-    /**
-     * {@code asadmin --interactive=false --port <DAS admin port> args...} in the project root, as the README's
-     * commands are typed; its output, or an exception with it unless it exits with 0.
-     */
+    /** {@code asadmin args...} against the DAS, run in the project root as the README's commands are typed. */
     String asadmin(Duration timeout, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(payaraHome.resolve("bin/asadmin").toString(), "--interactive=false",
-                "--port", Integer.toString(adminPort)));
-        cmd.addAll(List.of(args));
-        try {
-            Path out = Files.createTempFile("asadmin", ".out");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(projectRoot.toFile()).redirectErrorStream(true)
-                    .redirectOutput(out.toFile());
-            pb.environment().put("AS_JAVA", System.getProperty("java.home"));
-            long begin = System.nanoTime();
-            Process p = pb.start();
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", cmd) + " did not finish within " + timeout + ":\n"
-                        + Files.readString(out));
-            }
-            String text = Files.readString(out);
-            Files.deleteIfExists(out);
-            System.out.printf("  (asadmin %s: %d ms)%n", args[0], (System.nanoTime() - begin) / 1_000_000);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", cmd) + " exited with " + p.exitValue() + ":\n" + text);
-            }
-            return text;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return das.asadminIn(projectRoot, timeout, args);
     }
 
     /** The value of a dotted name ({@code asadmin get name}). */

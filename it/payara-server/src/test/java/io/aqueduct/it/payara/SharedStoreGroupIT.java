@@ -57,7 +57,7 @@ class SharedStoreGroupIT {
         }
         int portbase = PayaraDomain.freePortbase(Integer.getInteger("group.portbase", 35000));
         das = new PayaraDomain(DOMAIN, PAYARA, WORK.resolve("domains"), portbase);
-        group = new GroupInstances(PAYARA, PROJECT, das.adminPort());
+        group = new GroupInstances(PAYARA, PROJECT, das);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             GroupInstances.killLeftOvers(PAYARA);
             das.killIfAlive();
