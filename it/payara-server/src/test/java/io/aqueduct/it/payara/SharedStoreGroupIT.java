@@ -20,7 +20,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * server-config/shared-store.asadmin and its README section ("Several servers on one PostgreSQL or MariaDB
@@ -31,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * (two XA branches: PostgreSQL prepares them), arrives once too; the persistent EJB timer fires (data grid
  * timer service).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SharedStoreGroupIT {
     private static final Path WORK = Path.of(System.getProperty("group.workDir", "target/group")).toAbsolutePath();
     private static final Path PAYARA = Path.of(System.getProperty("crash.payaraHome"));
@@ -68,6 +72,11 @@ class SharedStoreGroupIT {
         // README: "as the PostgreSQL administrator"
         postgres("DROP DATABASE IF EXISTS aqueduct", "DROP ROLE IF EXISTS aqueduct",
                 "CREATE ROLE aqueduct LOGIN PASSWORD 'secret'", "CREATE DATABASE aqueduct OWNER aqueduct");
+        // README, the BooksOnLine EAR on the group: Derby in the domain's lib before the instances first start
+        // (they copy it when they synchronize with the DAS)
+        Path derby = Path.of(System.getProperty("crash.derbyLib"));
+        das.asadmin(Duration.ofMinutes(2), "add-library", derby.resolve("derby.jar").toString(),
+                derby.resolve("derbytools.jar").toString(), derby.resolve("derbyshared.jar").toString());
     }
 
     @AfterAll
@@ -100,6 +109,7 @@ class SharedStoreGroupIT {
     }
 
     @Test
+    @Order(1)
     void bothInstancesOfTheGroupDeliverEachKeyOnceFromOneStore() {
         Path script = PROJECT.resolve("server-config/shared-store.asadmin");
         Path rar = PROJECT.resolve("rar/connector/target/aqueduct-rar-0.1.0-SNAPSHOT.rar");
@@ -183,6 +193,54 @@ class SharedStoreGroupIT {
         await("the persistent timer fires").atMost(Duration.ofSeconds(30)).until(() -> GroupInstances.INSTANCES.stream()
                 .mapToInt(i -> Integer.parseInt(group.ok(ports.get(i), "GET", "/aqueduct-group/group/ticks",
                         Duration.ofSeconds(10)).trim())).sum() > 0);
+    }
+
+    /**
+     * The BooksOnLine EAR deployed to the running group (its resources are definitions: nothing for Payara's
+     * resource validation to miss), then disabled and enabled on the group, without restarting an instance:
+     * each instance takes an order and ships, bills and notifies it (the EAR's adapter on a Derby store of
+     * each instance, with the queue definitions as its resource-adapter-config).
+     */
+    @Test
+    @Order(2)
+    void theBooksOnLineEarDeploysToTheRunningGroupAndIsDisabledAndEnabledThere() {
+        String definitions = Files.exists(PROJECT.resolve("server-config/queue-definitions.txt"))
+                ? readString(PROJECT.resolve("server-config/queue-definitions.txt")).strip() : "";
+        group.asadmin(Duration.ofMinutes(2), "create-resource-adapter-config", "--property",
+                "queueDefinitions=" + definitions.replace("=", "\\=").replace(":", "\\:"), "aqueduct-booksonline#aqueduct-rar");
+        group.asadmin(Duration.ofMinutes(4), "deploy", "--target", "aqueduct-dg", "ear/target/aqueduct-booksonline.ear");
+        orderOnEachInstance();
+        group.asadmin(Duration.ofMinutes(2), "disable", "--target", "aqueduct-dg", "aqueduct-booksonline");
+        group.asadmin(Duration.ofMinutes(2), "enable", "--target", "aqueduct-dg", "aqueduct-booksonline");
+        orderOnEachInstance();
+    }
+
+    private static void orderOnEachInstance() {
+        for (String instance : GroupInstances.INSTANCES) {
+            int port = group.httpPort(instance);
+            String placed = group.ok(port, "POST", "/booksonline/api/orders?count=1", Duration.ofMinutes(1));
+            String id = jsonString(placed, "orderId");
+            await("order " + id + " shipped, billed and notified on " + instance).atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofSeconds(1)).until(() -> {
+                        String o = group.ok(port, "GET", "/booksonline/api/orders/" + id, Duration.ofSeconds(10));
+                        return o.replace(" ", "").contains("\"shipped\":true") && o.replace(" ", "").contains("\"billed\":true")
+                                && o.replace(" ", "").contains("\"notified\":true");
+                    });
+        }
+    }
+
+    private static String jsonString(String json, String field) {
+        try (jakarta.json.JsonReader r = jakarta.json.Json.createReader(new java.io.StringReader(json))) {
+            return r.readObject().getJsonArray("booked").getJsonObject(0).getString(field);
+        }
+    }
+
+    private static String readString(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** The lines of GET /group/&lt;what&gt;; its first line names the instance that answered. */
