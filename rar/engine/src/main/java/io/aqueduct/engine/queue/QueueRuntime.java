@@ -101,6 +101,27 @@ public final class QueueRuntime {
         return selection.pick(meta, r);
     }
 
+    /** A message a take consumed, with its row as the store gave it. */
+    public record Taken(ReadyEntry entry, io.aqueduct.engine.store.MessageEntity row) {
+    }
+
+    /**
+     * Can plain REMOVE dequeues {@link #take} here: lock, consume and read the head of the queue in
+     * the fewest round trips? Only on a shared store (the ready index claims in memory).
+     */
+    public boolean takes() {
+        return selection instanceof SharedStoreSelection;
+    }
+
+    /**
+     * Consumes up to {@code max} available messages of a single-consumer queue after {@code after}
+     * (from the head when null), in dequeue order, on the transaction of {@code connection}: the
+     * plain REMOVE dequeue without id, correlation, condition, group or retention ({@link #takes()}).
+     */
+    public List<Taken> take(StoreConnection connection, ReadyEntry after, long now, int max) {
+        return ((SharedStoreSelection) selection).take(meta, connection, after, now, max);
+    }
+
     /**
      * Is there a message a new transaction of {@code consumer} could dequeue now (waiting without
      * claiming)? {@code probe} gives a connection of the caller's outside its transaction, where a

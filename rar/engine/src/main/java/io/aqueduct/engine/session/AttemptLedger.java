@@ -89,18 +89,34 @@ public final class AttemptLedger implements AutoCloseable {
      * is a connection of the session's own in auto-commit (sessions do not queue for one).
      */
     String begin(StoreConnection own, long queueId, ReadyEntry e) {
-        String id = id(e.msgid, e.consumer);
+        return begin(own, queueId, List.of(e)).get(0);
+    }
+
+    /** {@link #begin(StoreConnection, long, ReadyEntry)} for the messages of an array dequeue: one batch, one round trip. */
+    List<String> begin(StoreConnection own, long queueId, List<ReadyEntry> entries) {
+        List<String> ids = new ArrayList<>(entries.size());
         try (PreparedStatement ps = own.connection().prepareStatement(store.dialect().sql("ledger.recordAttempt"))) {
-            ps.setString(1, id);
-            ps.setString(2, e.msgid);
-            ps.setString(3, e.consumer);
-            ps.setLong(4, queueId);
-            ps.setString(5, nodeId);
-            ps.executeUpdate();
+            for (ReadyEntry e : entries) {
+                String id = id(e.msgid, e.consumer);
+                ids.add(id);
+                ps.setString(1, id);
+                ps.setString(2, e.msgid);
+                ps.setString(3, e.consumer);
+                ps.setLong(4, queueId);
+                ps.setString(5, nodeId);
+                if (entries.size() == 1) {
+                    ps.executeUpdate();
+                } else {
+                    ps.addBatch();
+                }
+            }
+            if (entries.size() > 1) {
+                ps.executeBatch();
+            }
         } catch (SQLException ex) {
             throw own.failure(ex);
         }
-        return id;
+        return ids;
     }
 
     /** A connection for a session's ledger records: the store's, in auto-commit. */

@@ -139,9 +139,11 @@ final class Dequeuer {
         StoreConnection c = session.connection();
         SessionTransaction tx = session.transaction();
         List<Message> out = new ArrayList<>();
-        for (int i = 0; i < max; i++) {
+        for (int i = 0; out.size() < max; i++) {
             try {
-                out.add(dequeueOne(c, tx, q, i == 0 ? opts : next(opts), i == 0 ? opts.navigation() : Navigation.NEXT_MESSAGE));
+                // a take consumes many at once; otherwise one by one
+                out.addAll(dequeueSome(c, tx, q, i == 0 ? opts : next(opts), i == 0 ? opts.navigation() : Navigation.NEXT_MESSAGE,
+                        max - out.size()));
             } catch (AqException e) {
                 if (e.errorCode() == AqError.NO_MESSAGE || (e.errorCode() == AqError.END_OF_GROUP && !out.isEmpty())) {
                     break;
@@ -201,6 +203,12 @@ final class Dequeuer {
     }
 
     private Message dequeueOne(StoreConnection c, SessionTransaction tx, QueueRuntime q, DequeueOptions opts, Navigation navigation) {
+        return dequeueSome(c, tx, q, opts, navigation, 1).get(0);
+    }
+
+    /** One message, or up to {@code max} when the dequeue is a take; never none (waits, or throws "no message"). */
+    private List<Message> dequeueSome(StoreConnection c, SessionTransaction tx, QueueRuntime q, DequeueOptions opts,
+            Navigation navigation, int max) {
         String consumer = q.meta().table().multipleConsumers() && !q.meta().isException() && opts.consumerName() != null
                 ? Subscriber.localKey(opts.consumerName()) : null;
         List<Transformation> chain = dequeueTransformations(q, consumer, opts);
@@ -226,6 +234,20 @@ final class Dequeuer {
                 throw dequeueDisabled(q.meta());
             }
             long version = q.version();
+            if (takes(q, consumer, opts, msgid, correlation, condition, chain, nav)) {
+                List<Message> got = take(c, tx, q, opts, nav, pos, max);
+                if (got.isEmpty() && pos.last != null && nav != Navigation.FIRST_MESSAGE
+                        && opts.waitSeconds() != DequeueOptions.NO_WAIT) {
+                    nav = Navigation.FIRST_MESSAGE; // the end of the queue with a wait: back to the start
+                    got = take(c, tx, q, opts, nav, pos, max);
+                }
+                if (!got.isEmpty()) {
+                    return got;
+                }
+                if (awaitMore(q, opts, navigation, nav, pos, deadline, version)) {
+                    continue;
+                }
+            }
             QueueRuntime.Pick pick = q.pick(new QueueRuntime.Request(tx, consumer, opts.mode(), nav, pos.last, msgid,
                     correlation, condition, context.clock().millis(), c));
             if (pick instanceof QueueRuntime.Nothing && msgid == null && pos.last != null
@@ -245,7 +267,7 @@ final class Dequeuer {
                 }
                 pos.last = found.entry();
                 pos.correlation = opts.correlation();
-                return m;
+                return List.of(m);
             }
             if (pick instanceof QueueRuntime.EndOfGroup) {
                 throw new AqException(AqError.END_OF_GROUP, "All messages of the session.current transaction group in "
@@ -254,28 +276,88 @@ final class Dequeuer {
             if (pick instanceof QueueRuntime.Nothing && msgid != null && opts.mode() == DequeueMode.BROWSE) {
                 Message retained = browseRetained(c, q, msgid);
                 if (retained != null) {
-                    return transformed(retained, chain); // a processed message kept by retention can be browsed by its id
+                    return List.of(transformed(retained, chain)); // a processed message kept by retention can be browsed by its id
                 }
             }
             if (pick instanceof QueueRuntime.Nothing && msgid != null && !exists(c, q, msgid)) {
                 throw new AqException(AqError.MESSAGE_NOT_FOUND, "No message with id " + msgid + " in queue "
                         + q.meta().qualifiedName() + ".");
             }
-            long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - context.clock().millis();
-            if (remaining <= 0) {
-                throw new AqException(AqError.NO_MESSAGE, (opts.waitSeconds() == DequeueOptions.NO_WAIT
-                        ? "No message to dequeue from " : "No message arrived in time in ") + q.meta().qualifiedName() + ".");
-            }
-            if (pos.last != null && nav == Navigation.FIRST_MESSAGE && navigation != Navigation.FIRST_MESSAGE) {
-                pos.last = null; // wrapped: wait at the start of the queue
-            }
-            try {
-                q.awaitChange(version, remaining);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AqException(AqError.NO_MESSAGE, "The dequeue from " + q.meta().qualifiedName() + " was interrupted.");
-            }
+            awaitMore(q, opts, navigation, nav, pos, deadline, version);
         }
+    }
+
+    /**
+     * Nothing to dequeue now: waits for a change of the queue until the deadline (true), or throws
+     * "no message" once it has passed.
+     */
+    private boolean awaitMore(QueueRuntime q, DequeueOptions opts, Navigation navigation, Navigation nav,
+            EngineSession.Position pos, long deadline, long version) {
+        long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - context.clock().millis();
+        if (remaining <= 0) {
+            throw new AqException(AqError.NO_MESSAGE, (opts.waitSeconds() == DequeueOptions.NO_WAIT
+                    ? "No message to dequeue from " : "No message arrived in time in ") + q.meta().qualifiedName() + ".");
+        }
+        if (pos.last != null && nav == Navigation.FIRST_MESSAGE && navigation != Navigation.FIRST_MESSAGE) {
+            pos.last = null; // wrapped: wait at the start of the queue
+        }
+        try {
+            q.awaitChange(version, remaining);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AqException(AqError.NO_MESSAGE, "The dequeue from " + q.meta().qualifiedName() + " was interrupted.");
+        }
+        return true;
+    }
+
+    /**
+     * May this dequeue be a take ({@link QueueRuntime#take}): a plain REMOVE of the head of a
+     * single-consumer queue of a shared store, nothing to choose by, undo or keep? Object payloads
+     * are read the long way: their decoding can fail, and a take has consumed before it decodes.
+     */
+    private static boolean takes(QueueRuntime q, String consumer, DequeueOptions opts, String msgid,
+            Predicate<String> correlation, Predicate<ReadyEntry> condition, List<Transformation> chain, Navigation nav) {
+        QueueMeta meta = q.meta();
+        return q.takes() && consumer == null && !meta.table().multipleConsumers()
+                && (opts.mode() == DequeueMode.REMOVE || opts.mode() == DequeueMode.REMOVE_NODATA)
+                && msgid == null && correlation == null && condition == null && chain.isEmpty()
+                && !meta.table().transactionalGrouping() && nav != Navigation.NEXT_TRANSACTION
+                && (meta.isException() || meta.retentionSeconds() == 0)
+                && meta.table().payloadType() != io.aqueduct.api.PayloadType.OBJECT;
+    }
+
+    /**
+     * A take of up to {@code max} messages in the transaction: consumed in the store, held by the
+     * transaction, their attempts on record (one write for all), the session's position moved to the last.
+     */
+    private List<Message> take(StoreConnection c, SessionTransaction tx, QueueRuntime q, DequeueOptions opts,
+            Navigation nav, EngineSession.Position pos, int max) {
+        List<QueueRuntime.Taken> taken;
+        try {
+            taken = q.take(c, nav == Navigation.FIRST_MESSAGE ? null : pos.last, context.clock().millis(), max);
+        } catch (RuntimeException e) {
+            if (c.inGlobalTransaction()) {
+                tx.rollbackOnly = true; // no savepoint in a branch: what the statement did cannot be undone alone
+            }
+            throw e;
+        }
+        if (taken.isEmpty()) {
+            return List.of();
+        }
+        tx.touch(q);
+        List<ReadyEntry> entries = new ArrayList<>(taken.size());
+        for (QueueRuntime.Taken t : taken) {
+            entries.add(t.entry());
+            tx.held.add(new SessionTransaction.Held(q, t.entry(), true, null));
+        }
+        recordAttempts(c, tx, q, entries);
+        List<Message> out = new ArrayList<>(taken.size());
+        for (QueueRuntime.Taken t : taken) {
+            out.add(toMessage(q.meta(), t.row(), t.row().retryCount, opts.mode() != DequeueMode.REMOVE_NODATA));
+        }
+        pos.last = entries.get(entries.size() - 1);
+        pos.correlation = opts.correlation();
+        return out;
     }
 
     /**
@@ -285,21 +367,27 @@ final class Dequeuer {
      * transaction must not commit, so it is rolled back (an XA branch is doomed) and the caller told.
      */
     private void recordAttempt(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry entry) {
+        recordAttempts(c, tx, q, List.of(entry));
+    }
+
+    private void recordAttempts(StoreConnection c, SessionTransaction tx, QueueRuntime q, List<ReadyEntry> entries) {
         try {
             AttemptLedger ledger = context.attemptLedger();
             if (ledger != null) {
                 if (session.ledgerConnection == null) {
                     session.ledgerConnection = ledger.openConnection();
                 }
-                tx.attempts.add(ledger.begin(session.ledgerConnection, q.meta().id(), entry));
+                tx.attempts.addAll(ledger.begin(session.ledgerConnection, q.meta().id(), entries));
             }
             AttemptJournal journal = context.attemptJournal();
             if (journal != null) {
-                tx.journalSlots.add(journal.attempt(tx.key, q.meta().id(), entry.msgid, entry.consumer));
+                for (ReadyEntry entry : entries) {
+                    tx.journalSlots.add(journal.attempt(tx.key, q.meta().id(), entry.msgid, entry.consumer));
+                }
             }
         } catch (RuntimeException e) {
-            tx.held.removeIf(h -> h.entry() == entry);
-            q.release(entry, tx); // not the caller's: no attempt of theirs to count
+            tx.held.removeIf(h -> entries.contains(h.entry()));
+            entries.forEach(entry -> q.release(entry, tx)); // not the caller's: no attempt of theirs to count
             if (c.inGlobalTransaction()) {
                 tx.rollbackOnly = true;
                 throw e;

@@ -91,6 +91,14 @@ public interface Dialect {
     }
 
     /**
+     * Does {@code selection.take} consume what it locks (PostgreSQL's DELETE ... RETURNING), or only
+     * lock and read it, leaving {@code selection.take.consume} to remove it?
+     */
+    default boolean takeConsumes() {
+        return false;
+    }
+
+    /**
      * The dequeue claim of a shared store: appended to a SELECT by primary key, it locks the row
      * for the transaction or returns nothing when another transaction (of any node) holds it.
      */

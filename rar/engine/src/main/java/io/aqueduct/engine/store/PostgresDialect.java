@@ -49,6 +49,11 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    public boolean takeConsumes() {
+        return true;
+    }
+
+    @Override
     public XADataSource xaDataSource() {
         return xa;
     }

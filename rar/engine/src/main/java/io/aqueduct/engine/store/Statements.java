@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  * <li>{@code {limit}}: {@link Dialect#limit(int)} of the rows given to {@link #sql(String, int)} (a
  * statement with it must be asked with a row count, one without it without);</li>
  * <li>{@code {ids}}: left in place; {@link #ids(String, int)} makes it {@code ?, ?, ...} for a list of
- * parameters (an {@code IN} list).</li>
+ * parameters (an {@code IN} list);</li>
+ * <li>{@code {candidates}}: left in place; the caller puts the where and order parts of a candidate
+ * read there ({@code selection.take}).</li>
  * </ul>
  *
  * <p>State codes are never written into the text: a statement says {@code STATE = ?} and the caller
@@ -45,7 +47,7 @@ public final class Statements {
     static final java.util.List<String> DATABASES = java.util.List.of("derby", "postgresql", "mariadb");
     /** The placeholders a statement may use. */
     static final java.util.Set<String> PLACEHOLDERS = java.util.Set.of("dirtyRead", "skipLocked", "timeManagerBatch",
-            "limit", "ids");
+            "limit", "ids", "candidates");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)}");
     private static final Map<String, String> TEXT = load();
 
@@ -100,7 +102,7 @@ public final class Statements {
                 case "dirtyRead" -> dialect.dirtyReadSuffix();
                 case "skipLocked" -> dialect.lockSkipLockedSuffix();
                 case "timeManagerBatch" -> dialect.timeManagerBatchSuffix();
-                case "limit", "ids" -> m.group(); // filled per call
+                case "limit", "ids", "candidates" -> m.group(); // filled per call
                 default -> throw new IllegalStateException("The statement " + name + " has an unknown placeholder " + m.group());
             };
             m.appendReplacement(out, Matcher.quoteReplacement(value));
