@@ -58,6 +58,20 @@ final class SharedStoreSelection implements DequeueSelection {
         };
     }
 
+    /** Binds {@code selection.candidates.from.<SORT_ORDER>} and {@code .after.<SORT_ORDER>} from parameter {@code i} on; the next one. */
+    private static int bindAfter(PreparedStatement ps, int i, QueueMeta meta, ReadyEntry after) throws SQLException {
+        long[] keys = orderValues(meta, after);
+        ps.setLong(i++, keys[0]);
+        if (meta.table().sortOrder() != io.aqueduct.api.SortOrder.ENQ_TIME) {
+            ps.setLong(i++, keys[0]);
+            ps.setLong(i++, keys[1]);
+        }
+        for (long v : keys) {
+            ps.setLong(i++, v);
+        }
+        return i;
+    }
+
     /** A failed read inside the walk's iteration, carried out of it. */
     private static final class ReadFailed extends RuntimeException {
         ReadFailed(SQLException cause) {
@@ -232,6 +246,7 @@ final class SharedStoreSelection implements DequeueSelection {
         }
         parts.add(dialect.sql("selection.candidates.notOnRecord"));
         if (after != null) {
+            parts.add(dialect.sql("selection.candidates.from." + sortOrder));
             parts.add(dialect.sql("selection.candidates.after." + sortOrder));
         }
         parts.add(dialect.sql("selection.candidates.order." + sortOrder, max));
@@ -247,9 +262,7 @@ final class SharedStoreSelection implements DequeueSelection {
                 }
                 ps.setString(i++, "/");
                 if (after != null) {
-                    for (long v : orderValues(meta, after)) {
-                        ps.setLong(i++, v);
-                    }
+                    i = bindAfter(ps, i, meta, after);
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -338,6 +351,7 @@ final class SharedStoreSelection implements DequeueSelection {
         }
         sql.add(dialect.sql("selection.candidates.notOnRecord"));
         if (after != null) {
+            sql.add(dialect.sql("selection.candidates.from." + sortOrder));
             sql.add(dialect.sql("selection.candidates.after." + sortOrder));
         }
         if (onlyGroup != null) {
@@ -364,9 +378,7 @@ final class SharedStoreSelection implements DequeueSelection {
             }
             ps.setString(i++, "/" + (r.consumer() == null ? "" : r.consumer()));
             if (after != null) {
-                for (long v : orderValues(meta, after)) {
-                    ps.setLong(i++, v);
-                }
+                i = bindAfter(ps, i, meta, after);
             }
             if (onlyGroup != null || notGroup != null) {
                 ps.setLong(i++, onlyGroup != null ? onlyGroup : notGroup);
