@@ -19,6 +19,7 @@ import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.ReadyEntry;
 import io.aqueduct.engine.queue.Subscriber;
 import io.aqueduct.engine.store.MessageEntity;
+import io.aqueduct.engine.store.MessageRows;
 import io.aqueduct.engine.store.StoreConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
@@ -284,15 +285,55 @@ final class Enqueuer {
             }
             ids.add(id);
         }
-        EngineSession.work(c, tx, rows.size() > 1, em -> {
-            for (Object row : rows) {
-                em.persist(row);
-            }
-            return null;
-        });
+        if (rows.stream().allMatch(r -> r instanceof MessageEntity)) {
+            insertMessages(c, tx, rows);
+        } else {
+            EngineSession.work(c, tx, rows.size() > 1, em -> {
+                for (Object row : rows) {
+                    em.persist(row);
+                }
+                return null;
+            });
+        }
         tx.touch(q);
         tx.enqueued.addAll(enqueued);
         return ids;
+    }
+
+    /**
+     * Messages without consumer parts (a single-consumer queue) go in as one JDBC batch. Several
+     * rows are all or nothing: a savepoint undoes a batch that failed half-way, where there is one
+     * (in an XA branch a failure dooms the branch instead).
+     */
+    private static void insertMessages(StoreConnection c, SessionTransaction tx, List<Object> rows) {
+        List<MessageEntity> messages = new ArrayList<>(rows.size());
+        rows.forEach(r -> messages.add((MessageEntity) r));
+        boolean atomic = messages.size() > 1 && !c.inGlobalTransaction();
+        try {
+            c.jdbc(jdbc -> {
+                java.sql.Savepoint sp = atomic ? jdbc.setSavepoint() : null;
+                try {
+                    MessageRows.insert(jdbc, c.dialect(), messages);
+                } catch (java.sql.SQLException | RuntimeException e) {
+                    if (sp != null) {
+                        try {
+                            jdbc.rollback(sp);
+                        } catch (java.sql.SQLException suppressed) {
+                            e.addSuppressed(suppressed);
+                        }
+                    }
+                    throw e;
+                }
+                if (sp != null) {
+                    jdbc.releaseSavepoint(sp);
+                }
+            });
+        } catch (RuntimeException e) {
+            if (c.inGlobalTransaction()) {
+                tx.rollbackOnly = true;
+            }
+            throw e;
+        }
     }
 
     /** 9999-12-31T23:59:59Z: the latest instant Derby, PostgreSQL and MariaDB all store. */

@@ -1,0 +1,95 @@
+package io.aqueduct.engine.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.LocalDateTime;
+import java.util.List;
+
+/**
+ * Writes enqueued messages with plain JDBC, one batch per call: the enqueue's hottest statement,
+ * without the persistence provider's unit of work around each row. Columns are bound as the provider
+ * binds them (a LocalDateTime as a timestamp in the JVM's zone), so that rows written here read the
+ * same through {@link MessageEntity}.
+ */
+public final class MessageRows {
+    private MessageRows() {
+    }
+
+    /** Inserts {@code rows} on {@code c}, inside its transaction. */
+    public static void insert(Connection c, Dialect dialect, List<MessageEntity> rows) throws SQLException {
+        int lobNull = "derby".equals(dialect.database()) ? Types.BLOB : Types.VARBINARY;
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("message.insert"))) {
+            for (MessageEntity m : rows) {
+                int i = 1;
+                ps.setString(i++, m.msgid);
+                ps.setLong(i++, m.queueId);
+                ps.setLong(i++, m.queueTableId);
+                string(ps, i++, m.correlation);
+                ps.setInt(i++, m.priority);
+                ps.setInt(i++, m.state);
+                time(ps, i++, m.delay);
+                ps.setLong(i++, m.expiration);
+                if (m.timeManagerInfo == null) {
+                    ps.setNull(i++, Types.BIGINT);
+                } else {
+                    ps.setLong(i++, m.timeManagerInfo);
+                }
+                time(ps, i++, m.enqueueTime);
+                string(ps, i++, m.enqueueUser);
+                string(ps, i++, m.enqueueTransaction);
+                ps.setInt(i++, m.retryCount);
+                string(ps, i++, m.exceptionQueueSchema);
+                string(ps, i++, m.exceptionQueue);
+                string(ps, i++, m.senderName);
+                string(ps, i++, m.senderAddress);
+                if (m.senderProtocol == null) {
+                    ps.setNull(i++, Types.INTEGER);
+                } else {
+                    ps.setInt(i++, m.senderProtocol);
+                }
+                string(ps, i++, m.originalMsgid);
+                ps.setLong(i++, m.seq);
+                ps.setLong(i++, m.groupSeq);
+                ps.setLong(i++, m.orderMs);
+                bytes(ps, i++, m.userData, Types.VARBINARY);
+                bytes(ps, i++, m.userDataLob, lobNull);
+                bytes(ps, i++, m.userProperties, Types.VARBINARY);
+                if (rows.size() == 1) {
+                    ps.executeUpdate();
+                } else {
+                    ps.addBatch();
+                }
+            }
+            if (rows.size() > 1) {
+                ps.executeBatch();
+            }
+        }
+    }
+
+    private static void string(PreparedStatement ps, int i, String s) throws SQLException {
+        if (s == null) {
+            ps.setNull(i, Types.VARCHAR);
+        } else {
+            ps.setString(i, s);
+        }
+    }
+
+    private static void time(PreparedStatement ps, int i, LocalDateTime t) throws SQLException {
+        if (t == null) {
+            ps.setNull(i, Types.TIMESTAMP);
+        } else {
+            ps.setTimestamp(i, Timestamp.valueOf(t));
+        }
+    }
+
+    private static void bytes(PreparedStatement ps, int i, byte[] b, int nullType) throws SQLException {
+        if (b == null) {
+            ps.setNull(i, nullType);
+        } else {
+            ps.setBytes(i, b);
+        }
+    }
+}
