@@ -6,6 +6,7 @@ import io.aqueduct.api.Navigation;
 import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.store.MessageEntity;
+import io.aqueduct.engine.store.MessageRows;
 import io.aqueduct.engine.store.Statements;
 import io.aqueduct.engine.store.StoreConnection;
 import java.sql.Connection;
@@ -289,39 +290,11 @@ final class SharedStoreSelection implements DequeueSelection {
     }
 
     private static QueueRuntime.Taken taken(ResultSet rs) throws SQLException {
-        MessageEntity m = new MessageEntity();
-        m.msgid = rs.getString(1);
-        m.priority = rs.getInt(2);
-        m.orderMs = rs.getLong(3);
-        m.groupSeq = rs.getLong(4);
-        m.seq = rs.getLong(5);
-        m.correlation = rs.getString(6);
-        m.state = rs.getInt(7);
-        long tm = rs.getLong(8);
-        m.timeManagerInfo = rs.wasNull() ? null : tm;
-        m.expiration = rs.getLong(9);
-        m.delay = localTime(rs.getTimestamp(10));
-        m.enqueueTime = localTime(rs.getTimestamp(11));
-        m.retryCount = rs.getInt(12);
-        m.exceptionQueueSchema = rs.getString(13);
-        m.exceptionQueue = rs.getString(14);
-        m.senderName = rs.getString(15);
-        m.senderAddress = rs.getString(16);
-        int protocol = rs.getInt(17);
-        m.senderProtocol = rs.wasNull() ? null : protocol;
-        m.originalMsgid = rs.getString(18);
-        m.userProperties = rs.getBytes(19);
-        m.userData = rs.getBytes(20);
-        m.userDataLob = rs.getBytes(21);
+        MessageEntity m = MessageRows.read(rs);
         boolean expires = m.timeManagerInfo != null && m.state == MessageState.READY.code();
         ReadyEntry e = new ReadyEntry(m.msgid.trim(), m.priority, m.orderMs, m.groupSeq, m.seq, m.correlation,
                 expires ? m.timeManagerInfo : Long.MAX_VALUE);
         return new QueueRuntime.Taken(e, m);
-    }
-
-    /** As the persistence provider reads a LocalDateTime column (the JVM's zone both ways). */
-    private static java.time.LocalDateTime localTime(java.sql.Timestamp t) {
-        return t == null ? null : t.toLocalDateTime();
     }
 
     /**

@@ -26,6 +26,7 @@ import io.aqueduct.engine.expression.PayloadView;
 import io.aqueduct.engine.store.ConsumerStateEntity;
 import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.MessageEntity;
+import io.aqueduct.engine.store.MessageRows;
 import io.aqueduct.engine.store.StoreConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
@@ -445,7 +446,8 @@ final class Dequeuer {
         Long purgeAt = retentionDue;
         Message message;
         try {
-            message = EngineSession.work(c, tx, false, em -> {
+            message = e.consumer == null && !retain && !(consume && meta.table().multipleConsumers())
+                    ? plainRead(c, tx, meta, e, mode, chain, failed) : EngineSession.work(c, tx, false, em -> {
                 MessageEntity m = em.find(MessageEntity.class, e.msgid);
                 if (m == null || m.queueId != meta.id() || m.state != meta.availableState()) {
                     return null;
@@ -506,6 +508,41 @@ final class Dequeuer {
             tx.held.add(new SessionTransaction.Held(q, e, consume, e.consumer == null ? retentionDue : null));
         }
         return message;
+    }
+
+    /**
+     * Reads (and, for REMOVE, consumes) a message of no consumer in plain JDBC: the common case of
+     * {@link #materialize}, without a unit of work around a find and a delete.
+     */
+    private Message plainRead(StoreConnection c, SessionTransaction tx, QueueMeta meta, ReadyEntry e, DequeueMode mode,
+            List<Transformation> chain, AqException[] failed) {
+        boolean consume = mode == DequeueMode.REMOVE || mode == DequeueMode.REMOVE_NODATA;
+        Message[] out = new Message[1];
+        try {
+            c.jdbc(jdbc -> {
+                MessageEntity m = MessageRows.find(jdbc, c.dialect(), e.msgid);
+                if (m == null || m.queueId != meta.id() || m.state != meta.availableState()) {
+                    return;
+                }
+                Message read = toMessage(meta, m, m.retryCount, mode != DequeueMode.REMOVE_NODATA);
+                try {
+                    read = transformed(read, chain);
+                } catch (AqException ex) {
+                    failed[0] = ex;
+                    return;
+                }
+                if (consume && MessageRows.consume(jdbc, c.dialect(), e.msgid, meta.availableState()) == 0) {
+                    return;
+                }
+                out[0] = read;
+            });
+        } catch (RuntimeException ex) {
+            if (c.inGlobalTransaction()) {
+                tx.rollbackOnly = true; // as a failed unit of work in a branch (EngineSession.work)
+            }
+            throw ex;
+        }
+        return out[0];
     }
 
     /**

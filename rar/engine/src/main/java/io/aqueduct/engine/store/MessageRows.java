@@ -69,6 +69,67 @@ public final class MessageRows {
         }
     }
 
+    /**
+     * The message the columns of {@code rs} hold, in the order of {@code message.find} and
+     * {@code selection.take} (the queue id, when {@code message.find} has it, is read by the caller).
+     */
+    public static MessageEntity read(java.sql.ResultSet rs) throws SQLException {
+        MessageEntity m = new MessageEntity();
+        m.msgid = rs.getString(1);
+        m.priority = rs.getInt(2);
+        m.orderMs = rs.getLong(3);
+        m.groupSeq = rs.getLong(4);
+        m.seq = rs.getLong(5);
+        m.correlation = rs.getString(6);
+        m.state = rs.getInt(7);
+        long tm = rs.getLong(8);
+        m.timeManagerInfo = rs.wasNull() ? null : tm;
+        m.expiration = rs.getLong(9);
+        m.delay = localTime(rs.getTimestamp(10));
+        m.enqueueTime = localTime(rs.getTimestamp(11));
+        m.retryCount = rs.getInt(12);
+        m.exceptionQueueSchema = rs.getString(13);
+        m.exceptionQueue = rs.getString(14);
+        m.senderName = rs.getString(15);
+        m.senderAddress = rs.getString(16);
+        int protocol = rs.getInt(17);
+        m.senderProtocol = rs.wasNull() ? null : protocol;
+        m.originalMsgid = rs.getString(18);
+        m.userProperties = rs.getBytes(19);
+        m.userData = rs.getBytes(20);
+        m.userDataLob = rs.getBytes(21);
+        return m;
+    }
+
+    /** The message {@code msgid}; null when there is none. */
+    public static MessageEntity find(Connection c, Dialect dialect, String msgid) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("message.find"))) {
+            ps.setString(1, msgid);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                MessageEntity m = read(rs);
+                m.queueId = rs.getLong(22);
+                return m;
+            }
+        }
+    }
+
+    /** Removes the message if it is still in {@code state}; the rows removed (0 or 1). */
+    public static int consume(Connection c, Dialect dialect, String msgid, int state) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("message.consume"))) {
+            ps.setString(1, msgid);
+            ps.setInt(2, state);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** As the persistence provider reads a LocalDateTime column (the JVM's zone both ways). */
+    private static LocalDateTime localTime(Timestamp t) {
+        return t == null ? null : t.toLocalDateTime();
+    }
+
     private static void string(PreparedStatement ps, int i, String s) throws SQLException {
         if (s == null) {
             ps.setNull(i, Types.VARCHAR);
