@@ -7,7 +7,6 @@ import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.MessageRows;
-import io.aqueduct.engine.store.Statements;
 import io.aqueduct.engine.store.StoreConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -272,14 +271,16 @@ final class SharedStoreSelection implements DequeueSelection {
                 }
             }
             if (!dialect.takeConsumes() && !out.isEmpty()) {
-                try (PreparedStatement ps = c.prepareStatement(Statements.ids(dialect.sql("selection.take.consume"), out.size()))) {
-                    for (int i = 0; i < out.size(); i++) {
-                        ps.setString(i + 1, out.get(i).row().msgid);
+                try (PreparedStatement ps = c.prepareStatement(dialect.sql("selection.take.consume"))) {
+                    for (QueueRuntime.Taken t : out) {
+                        ps.setString(1, t.row().msgid);
+                        ps.addBatch();
                     }
-                    int removed = ps.executeUpdate();
-                    if (removed != out.size()) {
-                        // the rows are locked by this transaction: anything else is the store misbehaving
-                        throw new SQLException("The take locked " + out.size() + " message(s) but removed " + removed);
+                    for (int removed : ps.executeBatch()) {
+                        if (removed == 0) {
+                            // the rows are locked by this transaction: anything else is the store misbehaving
+                            throw new SQLException("The take locked " + out.size() + " message(s) but could not remove them all");
+                        }
                     }
                 }
             }
