@@ -80,7 +80,11 @@ public final class QueueRuntime {
     public sealed interface Pick permits Found, EndOfGroup, Nothing, Held {
     }
 
-    public record Found(ReadyEntry entry) implements Pick {
+    /** {@code row}: the message as its claim read it, when the claim read it whole (else null: read it). */
+    public record Found(ReadyEntry entry, io.aqueduct.engine.store.MessageEntity row) implements Pick {
+        public Found(ReadyEntry entry) {
+            this(entry, null);
+        }
     }
 
     public record EndOfGroup() implements Pick {
@@ -107,10 +111,11 @@ public final class QueueRuntime {
 
     /**
      * Can plain REMOVE dequeues {@link #take} here: lock, consume and read the head of the queue in
-     * the fewest round trips? Only on a shared store (the ready index claims in memory).
+     * one statement? On a shared store whose database locks only the rows such a statement returns
+     * ({@link Dialect#takes()}); the ready index claims in memory.
      */
     public boolean takes() {
-        return selection instanceof SharedStoreSelection;
+        return selection instanceof SharedStoreSelection shared && shared.takes();
     }
 
     /**

@@ -83,30 +83,35 @@ final class SharedStoreSelection implements DequeueSelection {
     public QueueRuntime.Pick pick(QueueMeta meta, QueueRuntime.Request r) {
         StoreConnection sc = r.connection();
         QueueRuntime.Pick[] pick = new QueueRuntime.Pick[1];
+        MessageEntity[] claimed = new MessageEntity[1];
         sc.jdbc(c -> {
             try {
-                pick[0] = r.msgid() != null ? pickById(c, meta, r) : CandidateWalk.walk(meta, r, candidates(c, meta, r));
+                pick[0] = r.msgid() != null ? pickById(c, meta, r, claimed) : CandidateWalk.walk(meta, r, candidates(c, meta, r, claimed));
             } catch (ReadFailed e) {
                 throw (SQLException) e.getCause();
             }
         });
+        if (pick[0] instanceof QueueRuntime.Found found && claimed[0] != null && claimed[0].msgid.trim().equals(found.entry().msgid)) {
+            return new QueueRuntime.Found(found.entry(), claimed[0]); // read by its claim: no second read
+        }
         return pick[0];
     }
 
-    private QueueRuntime.Pick pickById(Connection c, QueueMeta meta, QueueRuntime.Request r) throws SQLException {
+    private QueueRuntime.Pick pickById(Connection c, QueueMeta meta, QueueRuntime.Request r, MessageEntity[] claimed)
+            throws SQLException {
         List<ReadyEntry> rows = page(c, meta, r, null, null, null, r.msgid());
         if (rows.isEmpty()) {
             return new QueueRuntime.Nothing();
         }
         ReadyEntry e = rows.get(0);
-        if (r.mode() == DequeueMode.BROWSE || claim(c, meta, r, e)) {
+        if (r.mode() == DequeueMode.BROWSE || claim(c, meta, r, e, claimed)) {
             return new QueueRuntime.Found(e);
         }
         return new QueueRuntime.Held();
     }
 
     /** The table's available messages in dequeue order, read a page at a time as the walk goes. */
-    private CandidateWalk.Candidates candidates(Connection c, QueueMeta meta, QueueRuntime.Request r) {
+    private CandidateWalk.Candidates candidates(Connection c, QueueMeta meta, QueueRuntime.Request r, MessageEntity[] claimed) {
         return new CandidateWalk.Candidates() {
             @Override
             public Iterable<ReadyEntry> after(ReadyEntry position, Long onlyGroup, Long notGroup) {
@@ -149,7 +154,7 @@ final class SharedStoreSelection implements DequeueSelection {
             @Override
             public boolean take(ReadyEntry e) {
                 try {
-                    return claim(c, meta, r, e);
+                    return claim(c, meta, r, e, claimed);
                 } catch (SQLException ex) {
                     throw new ReadFailed(ex);
                 }
@@ -230,11 +235,16 @@ final class SharedStoreSelection implements DequeueSelection {
         return Math.min(millis, RECHECK_MS);
     }
 
+    /** Can plain REMOVE dequeues take here ({@link Dialect#takes()})? */
+    boolean takes() {
+        return dialect.takes();
+    }
+
     /**
      * The take ({@code selection.take}): locks up to {@code max} messages at the head of the queue
      * (after {@code after}), passing by those another transaction holds or whose attempt is on
-     * record, consumes them and returns their rows in dequeue order. One statement on PostgreSQL,
-     * two on MariaDB, where a hand-written SKIP LOCKED queue needs as many.
+     * record, consumes them and returns their rows in dequeue order, in one statement (where
+     * {@link Dialect#takes()}), as a hand-written SKIP LOCKED queue does.
      */
     List<QueueRuntime.Taken> take(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
         String sortOrder = meta.table().sortOrder().name();
@@ -267,20 +277,6 @@ final class SharedStoreSelection implements DequeueSelection {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.add(taken(rs));
-                    }
-                }
-            }
-            if (!dialect.takeConsumes() && !out.isEmpty()) {
-                try (PreparedStatement ps = c.prepareStatement(dialect.sql("selection.take.consume"))) {
-                    for (QueueRuntime.Taken t : out) {
-                        ps.setString(1, t.row().msgid);
-                        ps.addBatch();
-                    }
-                    for (int removed : ps.executeBatch()) {
-                        if (removed == 0) {
-                            // the rows are locked by this transaction: anything else is the store misbehaving
-                            throw new SQLException("The take locked " + out.size() + " message(s) but could not remove them all");
-                        }
                     }
                 }
             }
@@ -374,7 +370,8 @@ final class SharedStoreSelection implements DequeueSelection {
      * Locks the message (a consumer's part of it) for this transaction unless another holds it. On
      * a transactionally grouped queue the whole group is taken: one transaction consumes a group.
      */
-    private boolean claim(Connection c, QueueMeta meta, QueueRuntime.Request r, ReadyEntry e) throws SQLException {
+    private boolean claim(Connection c, QueueMeta meta, QueueRuntime.Request r, ReadyEntry e, MessageEntity[] claimed)
+            throws SQLException {
         boolean group = meta.table().transactionalGrouping();
         String sql;
         if (r.consumer() == null) {
@@ -404,6 +401,11 @@ final class SharedStoreSelection implements DequeueSelection {
                 int msgidColumn = r.consumer() == null ? 1 : 2;
                 while (rs.next()) {
                     if (rs.getString(msgidColumn).trim().equals(e.msgid)) {
+                        if (r.consumer() == null && !group) {
+                            // selection.claimMessage reads the whole row (message.find's columns)
+                            claimed[0] = MessageRows.read(rs);
+                            claimed[0].queueId = rs.getLong(22);
+                        }
                         return true;
                     }
                 }

@@ -259,7 +259,7 @@ final class Dequeuer {
                         context.clock().millis(), c));
             }
             if (pick instanceof QueueRuntime.Found found) {
-                Message m = materialize(c, tx, q, found.entry(), opts.mode(), chain);
+                Message m = materialize(c, tx, q, found.entry(), found.row(), opts.mode(), chain);
                 if (m == null) {
                     continue; // another node consumed it meanwhile; the index knows now
                 }
@@ -432,7 +432,8 @@ final class Dequeuer {
     }
 
     /** Reads (and, for REMOVE, consumes) the claimed message; null when it is no longer there. */
-    private Message materialize(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry e, DequeueMode mode,
+    private Message materialize(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry e, MessageEntity claimed,
+            DequeueMode mode,
             List<Transformation> chain) {
         AqException[] failed = new AqException[1]; // a failed transformation: nothing consumed, the message released
         QueueMeta meta = q.meta();
@@ -447,7 +448,7 @@ final class Dequeuer {
         Message message;
         try {
             message = e.consumer == null && !retain && !(consume && meta.table().multipleConsumers())
-                    ? plainRead(c, tx, meta, e, mode, chain, failed) : EngineSession.work(c, tx, false, em -> {
+                    ? plainRead(c, tx, meta, e, claimed, mode, chain, failed) : EngineSession.work(c, tx, false, em -> {
                 MessageEntity m = em.find(MessageEntity.class, e.msgid);
                 if (m == null || m.queueId != meta.id() || m.state != meta.availableState()) {
                     return null;
@@ -512,15 +513,17 @@ final class Dequeuer {
 
     /**
      * Reads (and, for REMOVE, consumes) a message of no consumer in plain JDBC: the common case of
-     * {@link #materialize}, without a unit of work around a find and a delete.
+     * {@link #materialize}, without a unit of work around a find and a delete. {@code claimed}: the
+     * row as the claim read it (null: read it here).
      */
-    private Message plainRead(StoreConnection c, SessionTransaction tx, QueueMeta meta, ReadyEntry e, DequeueMode mode,
-            List<Transformation> chain, AqException[] failed) {
+    private Message plainRead(StoreConnection c, SessionTransaction tx, QueueMeta meta, ReadyEntry e, MessageEntity claimed,
+            DequeueMode mode, List<Transformation> chain, AqException[] failed) {
         boolean consume = mode == DequeueMode.REMOVE || mode == DequeueMode.REMOVE_NODATA;
         Message[] out = new Message[1];
         try {
             c.jdbc(jdbc -> {
-                MessageEntity m = MessageRows.find(jdbc, c.dialect(), e.msgid);
+                // the claim read it under its lock; otherwise read it now
+                MessageEntity m = claimed != null ? claimed : MessageRows.find(jdbc, c.dialect(), e.msgid);
                 if (m == null || m.queueId != meta.id() || m.state != meta.availableState()) {
                     return;
                 }

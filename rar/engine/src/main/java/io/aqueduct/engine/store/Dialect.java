@@ -91,10 +91,11 @@ public interface Dialect {
     }
 
     /**
-     * Does {@code selection.take} consume what it locks (PostgreSQL's DELETE ... RETURNING), or only
-     * lock and read it, leaving {@code selection.take.consume} to remove it?
+     * Can a plain REMOVE dequeue be a take ({@code selection.take}): lock, remove and read the head of
+     * the queue in one statement that locks only the rows it returns? Otherwise (InnoDB locks every
+     * row a locking scan reads) candidates are read without locks and claimed by key.
      */
-    default boolean takeConsumes() {
+    default boolean takes() {
         return false;
     }
 

@@ -49,7 +49,7 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
-    public boolean takeConsumes() {
+    public boolean takes() {
         return true;
     }
 
