@@ -58,13 +58,19 @@ final class SharedStoreSelection implements DequeueSelection {
         };
     }
 
-    /** Binds {@code selection.candidates.from.<SORT_ORDER>} and {@code .after.<SORT_ORDER>} from parameter {@code i} on; the next one. */
-    private static int bindAfter(PreparedStatement ps, int i, QueueMeta meta, ReadyEntry after) throws SQLException {
+    /**
+     * Binds {@code selection.candidates.from.<SORT_ORDER>} (unless the database ranges on row comparisons)
+     * and {@code .after.<SORT_ORDER>} from parameter {@code i} on; returns the next one.
+     */
+    private static int bindAfter(PreparedStatement ps, int i, QueueMeta meta, ReadyEntry after, boolean rowComparisonRanges)
+            throws SQLException {
         long[] keys = orderValues(meta, after);
-        ps.setLong(i++, keys[0]);
-        if (meta.table().sortOrder() != io.aqueduct.api.SortOrder.ENQ_TIME) {
+        if (!rowComparisonRanges) {
             ps.setLong(i++, keys[0]);
-            ps.setLong(i++, keys[1]);
+            if (meta.table().sortOrder() != io.aqueduct.api.SortOrder.ENQ_TIME) {
+                ps.setLong(i++, keys[0]);
+                ps.setLong(i++, keys[1]);
+            }
         }
         for (long v : keys) {
             ps.setLong(i++, v);
@@ -256,7 +262,9 @@ final class SharedStoreSelection implements DequeueSelection {
         }
         parts.add(dialect.sql("selection.candidates.notOnRecord"));
         if (after != null) {
-            parts.add(dialect.sql("selection.candidates.from." + sortOrder));
+            if (!dialect.rowComparisonRanges()) {
+                parts.add(dialect.sql("selection.candidates.from." + sortOrder));
+            }
             parts.add(dialect.sql("selection.candidates.after." + sortOrder));
         }
         parts.add(dialect.sql("selection.candidates.order." + sortOrder, max));
@@ -272,7 +280,7 @@ final class SharedStoreSelection implements DequeueSelection {
                 }
                 ps.setString(i++, "/");
                 if (after != null) {
-                    i = bindAfter(ps, i, meta, after);
+                    i = bindAfter(ps, i, meta, after, dialect.rowComparisonRanges());
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -321,7 +329,9 @@ final class SharedStoreSelection implements DequeueSelection {
         }
         sql.add(dialect.sql("selection.candidates.notOnRecord"));
         if (after != null) {
-            sql.add(dialect.sql("selection.candidates.from." + sortOrder));
+            if (!dialect.rowComparisonRanges()) {
+                sql.add(dialect.sql("selection.candidates.from." + sortOrder));
+            }
             sql.add(dialect.sql("selection.candidates.after." + sortOrder));
         }
         if (onlyGroup != null) {
@@ -348,7 +358,7 @@ final class SharedStoreSelection implements DequeueSelection {
             }
             ps.setString(i++, "/" + (r.consumer() == null ? "" : r.consumer()));
             if (after != null) {
-                i = bindAfter(ps, i, meta, after);
+                i = bindAfter(ps, i, meta, after, dialect.rowComparisonRanges());
             }
             if (onlyGroup != null || notGroup != null) {
                 ps.setLong(i++, onlyGroup != null ? onlyGroup : notGroup);

@@ -91,6 +91,16 @@ public interface Dialect {
     }
 
     /**
+     * Does the database turn a row comparison ({@code (A, B) > (?, ?)}) into an index range? Where it
+     * does not (MariaDB), the candidate read adds the same bound on the leading keys in a form it does
+     * ({@code selection.candidates.from.<SORT_ORDER>}); where it does (PostgreSQL), that bound is left
+     * out: its OR can lead a planner with stale statistics to sort the whole queue.
+     */
+    default boolean rowComparisonRanges() {
+        return false;
+    }
+
+    /**
      * Can a plain REMOVE dequeue be a take ({@code selection.take}): lock, remove and read the head of
      * the queue in one statement that locks only the rows it returns? Otherwise (InnoDB locks every
      * row a locking scan reads) candidates are read without locks and claimed by key.

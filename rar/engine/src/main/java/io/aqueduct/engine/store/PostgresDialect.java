@@ -54,6 +54,11 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    public boolean rowComparisonRanges() {
+        return true;
+    }
+
+    @Override
     public XADataSource xaDataSource() {
         return xa;
     }
