@@ -67,7 +67,9 @@ public final class Bench {
      * own BENCH lines. Loaded by name (the aqueduct package is compiled only with the engine).
      */
     static final List<String> EXTRA_CLASSES = List.of("io.aqueduct.bench.aqueduct.SubscribersBench",
-            "io.aqueduct.bench.aqueduct.NodesBench", "io.aqueduct.bench.aqueduct.PropagationBench");
+            "io.aqueduct.bench.aqueduct.NodesBench", "io.aqueduct.bench.aqueduct.PropagationBench",
+            "io.aqueduct.bench.aqueduct.DepthBench", "io.aqueduct.bench.aqueduct.LatenessBench",
+            "io.aqueduct.bench.aqueduct.LatencyBench");
     static final int BATCH = 100;
 
     private final double phaseSeconds = Double.parseDouble(System.getProperty("bench.seconds", "4"));
@@ -123,6 +125,14 @@ public final class Bench {
          * under {@code base}, printing {@code # run} and BENCH lines; false when a run failed.
          */
         boolean run(List<String> chosen, Path base, double phaseSeconds, int rounds) throws Exception;
+
+        /**
+         * A word the filter must contain for this scenario to run (null: any matching filter, the
+         * empty one too): keeps long cases out of a run of everything.
+         */
+        default String optInWord() {
+            return null;
+        }
 
         /** After {@link #run}: whether a run lost, duplicated or invented a message (exit code 3). */
         default boolean incorrect() {
@@ -266,7 +276,7 @@ public final class Bench {
         for (Extra extra : extras) {
             String name = extra.getClass().getName();
             List<String> chosen = extra.scenarios().stream().filter(k -> filter.matcher(k).find()).toList();
-            if (chosen.isEmpty()) {
+            if (chosen.isEmpty() || (extra.optInWord() != null && !filterText.contains(extra.optInWord()))) {
                 continue;
             }
             ranAny = true;
