@@ -25,7 +25,7 @@ import java.util.Map;
  * ({@code BENCH ratio/<store>/depth deq=<1M/1k>}). The queue is filled through the engine's API
  * ({@code enqueueArray}, {@code bench.depthFillBatch} messages per commit, timed: {@code fill_s}),
  * then the consumer dequeues in chunks of {@code bench.depthChunk} (500) messages, each dequeue
- * committed, for at least one phase; between two chunks the queue is topped up to d again
+ * committed, for one phase (after up to 50 untimed ones); between two chunks the queue is topped up to d again
  * (untimed), so the depth stays between d - chunk and d. Every dequeued message must be one that
  * was enqueued (phantom=0) and come out once (dup=0); the million left behind are not drained
  * (lost= cannot be told without another hour of dequeues).
@@ -126,16 +126,19 @@ public final class DepthBench implements Bench.Extra {
                 System.out.flush();
                 long queued = depth;
                 DequeueOptions noWait = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
-                // one untimed chunk first: the consumer's path and the store's caches warm at this depth
-                for (boolean warm = true; warm || deqNanos < phaseSeconds * 1e9; warm = false) {
+                long phaseNanos = (long) (phaseSeconds * 1e9);
+                // an untimed part first (up to 50 dequeues or one phase): the consumer's path and the store's caches
+                // warm at this depth; a chunk ends early when the phase is over (a slow store must not take hours)
+                for (boolean warm = true; warm || deqNanos < phaseNanos; warm = false) {
                     if (queued < depth) {
                         fill(p, next, depth - queued);
                         topUps += depth - queued;
                         queued = depth;
                     }
-                    int want = (int) Math.min(chunk, queued);
+                    int want = (int) Math.min(warm ? 50 : chunk, queued);
                     long t0 = System.nanoTime();
-                    for (int i = 0; i < want; i++) {
+                    for (int i = 0; i < want && (warm || deqNanos + System.nanoTime() - t0 < phaseNanos)
+                            && (!warm || System.nanoTime() - t0 < phaseNanos); i++) {
                         Message m;
                         try {
                             m = c.dequeue(QUEUE, noWait);
