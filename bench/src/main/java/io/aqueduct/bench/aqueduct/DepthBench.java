@@ -90,7 +90,7 @@ public final class DepthBench implements Bench.Extra {
             if (rates.size() >= 2) {
                 long lo = rates.keySet().stream().min(Long::compare).orElseThrow();
                 long hi = rates.keySet().stream().max(Long::compare).orElseThrow();
-                System.out.printf(Locale.ROOT, "BENCH ratio/%s/depth deq=%.2f vs=depth=%d/depth=%d%n", name,
+                System.out.printf(Locale.ROOT, "BENCH ratio/%s/depth deq=%.3f vs=depth=%d/depth=%d%n", name,
                         rates.get(hi) / rates.get(lo), hi, lo);
             }
         }
@@ -172,7 +172,7 @@ public final class DepthBench implements Bench.Extra {
             if (dup > 0 || phantom > 0) {
                 incorrect = true;
             }
-            System.out.printf(Locale.ROOT, "BENCH %s deq_per_s=%.0f deq_n=%d deq_s=%.1f dup=%d phantom=%d fill_n=%d"
+            System.out.printf(Locale.ROOT, "BENCH %s deq_per_s=%.1f deq_n=%d deq_s=%.1f dup=%d phantom=%d fill_n=%d"
                     + " topped_up=%d chunk=%d setup_s=%.1f%n", key, rate, deqN, secs, dup, phantom, depth, topUps, chunk, setup);
             System.out.flush();
             return rate;
