@@ -39,6 +39,8 @@ public final class DepthBench implements Bench.Extra {
     private final long[] depths = parseDepths(System.getProperty("bench.depths", "1000,1000000"));
     private final int fillBatch = Integer.getInteger("bench.depthFillBatch", 500);
     private final int chunk = Integer.getInteger("bench.depthChunk", 500);
+    /** A pause between filling and dequeuing: lets the store write out what the fill left before the clock runs. */
+    private final int settleSeconds = Integer.getInteger("bench.depthSettleSeconds", 0);
     private boolean incorrect;
 
     private static long[] parseDepths(String s) {
@@ -124,6 +126,9 @@ public final class DepthBench implements Bench.Extra {
                 System.out.printf(Locale.ROOT, "# run %s fill n=%d fill_s=%.1f fill_per_s=%.0f batch=%d%n", key, depth, fillS,
                         depth / fillS, fillBatch);
                 System.out.flush();
+                if (settleSeconds > 0) {
+                    Thread.sleep(settleSeconds * 1000L);
+                }
                 long queued = depth;
                 DequeueOptions noWait = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
                 long phaseNanos = (long) (phaseSeconds * 1e9);
