@@ -40,7 +40,7 @@ public final class DepthBench implements Bench.Extra {
     private final int fillBatch = Integer.getInteger("bench.depthFillBatch", 500);
     private final int chunk = Integer.getInteger("bench.depthChunk", 500);
     /** A pause between filling and dequeuing: lets the store write out what the fill left before the clock runs. */
-    private final int settleSeconds = Integer.getInteger("bench.depthSettleSeconds", 0);
+    private final int settleSeconds = Integer.getInteger("bench.depthSettleSeconds", 60);
     private boolean incorrect;
 
     private static long[] parseDepths(String s) {
