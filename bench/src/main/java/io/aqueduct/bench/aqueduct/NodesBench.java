@@ -636,7 +636,7 @@ public final class NodesBench implements Bench.Extra {
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.add("-Xms64m");
             command.add("-Xmx512m");
-            System.getProperties().stringPropertyNames().stream().filter(n -> n.startsWith("bench."))
+            System.getProperties().stringPropertyNames().stream().filter(n -> n.startsWith("bench.") || n.startsWith("aqueduct."))
                     .forEach(n -> command.add("-D" + n + "=" + System.getProperty(n)));
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));

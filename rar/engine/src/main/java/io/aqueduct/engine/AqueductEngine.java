@@ -57,6 +57,8 @@ public final class AqueductEngine implements AqStore {
     private static final Logger LOG = Logger.getLogger(AqueductEngine.class.getName());
     /** Where the Derby database lives when nothing is configured. */
     public static final String DEFAULT_DIRECTORY_PROPERTY = "aqueduct.store.directory";
+    /** The signal address when the builder is given none (see {@link Builder#signalAddress}). */
+    public static final String SIGNAL_ADDRESS_PROPERTY = "aqueduct.signalAddress";
 
     private final Store store;
     private final AqClock clock;
@@ -120,7 +122,8 @@ public final class AqueductEngine implements AqStore {
             throw e;
         }
         this.attemptJournal = journal;
-        this.signals = dialect.shared() ? dialect.signals(node) : null;
+        this.signals = dialect.shared() ? dialect.signals(node, b.signalAddress != null ? b.signalAddress
+                : io.aqueduct.engine.store.DirectSignals.Config.parse(System.getProperty(SIGNAL_ADDRESS_PROPERTY))) : null;
         this.catalog = new Catalog(dialect, signals == null ? null : signals::publish);
         this.attemptLedger = dialect.shared() ? new AttemptLedger(store, node, b.background()) : null;
         this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : dialect.defaultSchema();
@@ -447,6 +450,22 @@ public final class AqueductEngine implements AqStore {
         /** By default: 64 MiB, within what every store keeps in one row (MariaDB's default packet is 16 MiB: raise max_allowed_packet). */
         public static final long DEFAULT_MAX_PAYLOAD_BYTES = 64L * 1024 * 1024;
         private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+        private io.aqueduct.engine.store.DirectSignals.Config signalAddress;
+
+        /**
+         * Where this node listens for the other nodes' wake-ups on a shared store (UDP datagrams; the
+         * address is registered in the store, where the others find it): {@code host}, {@code host:port},
+         * {@code :port}, {@code [IPv6]:port}; {@code off} for the database's signal only. Empty or null:
+         * an ephemeral port on the address this host reaches the database server from (a non-loopback
+         * address of an interface that is up when that is loopback). Not called: the system property
+         * {@value AqueductEngine#SIGNAL_ADDRESS_PROPERTY}, if set. Ignored on Derby.
+         *
+         * @throws io.aqueduct.api.AqException 24097 when malformed
+         */
+        public Builder signalAddress(String address) {
+            this.signalAddress = io.aqueduct.engine.store.DirectSignals.Config.parse(address);
+            return this;
+        }
 
         /**
          * The largest payload an enqueue accepts, in stored bytes (UTF-8 for text, JSON and XML; the
@@ -543,9 +562,9 @@ public final class AqueductEngine implements AqStore {
         /**
          * Runs every long-running loop of the engine as a task of this executor instead of on
          * daemon threads of its own: the time manager and the propagation loop (when the time manager
-         * runs), and on PostgreSQL / MariaDB the cross-node signal sender and receiver and the attempt
-         * ledger's clearing loop. In a container this is the resource adapter's WorkManager; it must
-         * run up to five tasks at once for the engine's lifetime (two on Derby; they end when the
+         * runs), and on PostgreSQL / MariaDB the cross-node signal sender and receivers (database and
+         * direct) and the attempt ledger's clearing loop. In a container this is the resource adapter's
+         * WorkManager; it must run up to six tasks at once for the engine's lifetime (two on Derby; they end when the
          * engine closes), and as many again for each database link's store that propagation opens
          * (a store this JVM has open already is shared, not opened twice).
          */

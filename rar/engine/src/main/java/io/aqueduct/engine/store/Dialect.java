@@ -149,8 +149,11 @@ public interface Dialect {
         return null;
     }
 
-    /** Cross-node wake-ups of a shared store ({@code node} marks this node's own); null when the store has one JVM. */
-    default NodeSignals signals(NodeIdentity node) {
+    /**
+     * Cross-node wake-ups of a shared store ({@code node} marks this node's own; {@code direct}: where
+     * it listens for datagrams from the other nodes, or off); null when the store has one JVM.
+     */
+    default NodeSignals signals(NodeIdentity node, DirectSignals.Config direct) {
         return null;
     }
 

@@ -17,11 +17,21 @@ import org.mariadb.jdbc.MariaDbDataSource;
 /**
  * MariaDB (10.6 or later, InnoDB): a store several nodes share. Claims are {@code FOR UPDATE SKIP
  * LOCKED}; the message sequence is a SEQUENCE object. MariaDB has no LISTEN / NOTIFY, so a node
- * bumps its queues' counters in a MEMORY table (no disk write) and every node polls that small
- * table every {@value #POLL_MS} ms: the "short fallback poll" of the wake-up.
+ * sends its changes straight to the other nodes ({@link DirectSignals}, datagrams) and bumps its
+ * queues' counters in a MEMORY table (no disk write) that every node polls: every
+ * {@value #DIRECT_POLL_MS} ms while the datagrams of every other node arrive, else every
+ * {@value #POLL_MS} ms (direct signals off, a node without them, or a change seen in the table that
+ * no datagram announced: then for {@value #SHORT_POLL_AFTER_MISS_MS} ms).
  */
 public final class MariaDbDialect extends SharedSqlDialect {
     static final long POLL_MS = 50;
+    /** The fallback poll while direct signals arrive from every other node. */
+    static final long DIRECT_POLL_MS = 500;
+    /** How long the poll stays short after a change came through the database only. */
+    static final long SHORT_POLL_AFTER_MISS_MS = 60_000;
+    /** A datagram may arrive this long after the poll that sees its change. */
+    static final long MISS_SLACK_MS = 200;
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(MariaDbDialect.class.getName());
 
     private final MariaDbDataSource xa;
 
@@ -174,6 +184,7 @@ public final class MariaDbDialect extends SharedSqlDialect {
     protected void createDialectTables(Statement s) throws SQLException {
         // wake-up counters: in memory (a server restart resets them, which readers see as a change)
         s.execute("CREATE TABLE IF NOT EXISTS AQ_SIGNAL (QID BIGINT NOT NULL PRIMARY KEY, VERSION BIGINT NOT NULL) ENGINE=MEMORY");
+        s.execute(createVolatileTable(CoalescingSignals.REGISTRY_COLUMNS));
     }
 
     @Override
@@ -185,10 +196,17 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
-    public NodeSignals signals(NodeIdentity node) {
-        return new CoalescingSignals() {
+    public NodeSignals signals(NodeIdentity node, DirectSignals.Config config) {
+        DirectSignals direct = config.off() ? null : new DirectSignals(node, config, DirectSignals.hostOf(settings.url()));
+        return new CoalescingSignals(node, direct) {
             private final Map<Long, Long> seen = new HashMap<>();
+            /** When (System.nanoTime) this node last bumped each queue's counter: its own bumps are no misses. */
+            private final Map<Long, Long> bumped = new java.util.concurrent.ConcurrentHashMap<>();
             private boolean baseline;
+            private long lastPoll;
+            /** Until when (System.nanoTime) the poll stays short after a change came without its datagram. */
+            private long shortUntil;
+            private boolean missLogged;
 
             @Override
             protected Connection connect() throws SQLException {
@@ -196,10 +214,23 @@ public final class MariaDbDialect extends SharedSqlDialect {
             }
 
             @Override
+            protected String createRegistryTable() {
+                return createVolatileTable(REGISTRY_COLUMNS);
+            }
+
+            @Override
+            protected String registerSql() {
+                return "INSERT INTO AQ_NODE_SIGNAL (NODE_ID, HOST, PORT, SEEN) VALUES (?, ?, ?, ?)"
+                        + " ON DUPLICATE KEY UPDATE HOST = VALUES(HOST), PORT = VALUES(PORT), SEEN = VALUES(SEEN)";
+            }
+
+            @Override
             protected void send(Connection c, Set<Long> queueIds) throws SQLException {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO AQ_SIGNAL (QID, VERSION) VALUES (?, 1)"
                         + " ON DUPLICATE KEY UPDATE VERSION = VERSION + 1")) {
+                    long now = System.nanoTime();
                     for (long id : queueIds) {
+                        bumped.put(id, now);
                         ps.setLong(1, id);
                         ps.addBatch();
                     }
@@ -214,23 +245,66 @@ public final class MariaDbDialect extends SharedSqlDialect {
 
             @Override
             protected void receive(Connection c, long millis, LongConsumer receiver) throws SQLException {
+                long now = System.nanoTime();
                 try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT QID, VERSION FROM AQ_SIGNAL")) {
                     while (rs.next()) {
-                        Long before = seen.put(rs.getLong(1), rs.getLong(2));
+                        long qid = rs.getLong(1);
+                        Long before = seen.put(qid, rs.getLong(2));
                         if (baseline && (before == null || before != rs.getLong(2))) {
-                            receiver.accept(rs.getLong(1));
+                            noticeMiss(qid, now);
+                            receiver.accept(qid);
                         }
                     }
                 }
                 baseline = true;
+                lastPoll = now;
                 try {
-                    TimeUnit.MILLISECONDS.sleep(Math.min(millis, POLL_MS)); // real time: the poll's own pace
+                    TimeUnit.MILLISECONDS.sleep(Math.min(millis, pollMillis(now))); // real time: the poll's own pace
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new SQLException("interrupted", e);
                 }
             }
+
+            /** {@value #POLL_MS} ms, or {@value #DIRECT_POLL_MS} ms while every other node's datagrams arrive here. */
+            private long pollMillis(long now) {
+                return allDirect() && now - shortUntil > 0 ? DIRECT_POLL_MS : POLL_MS;
+            }
+
+            /**
+             * A counter changed that no datagram announced (nor this node's own bump): some node's
+             * datagrams do not arrive here (a firewall, a wrong signalAddress): poll shortly for a while.
+             */
+            private void noticeMiss(long qid, long now) {
+                if (direct() == null || !allDirect()) {
+                    return;
+                }
+                long slack = TimeUnit.MILLISECONDS.toNanos(MISS_SLACK_MS);
+                long since = lastPoll - slack;
+                Long own = bumped.get(qid);
+                if (direct().lastReceived(qid) - since > 0 || own != null && own - since > 0) {
+                    return;
+                }
+                shortUntil = now + TimeUnit.MILLISECONDS.toNanos(SHORT_POLL_AFTER_MISS_MS);
+                if (!missLogged) {
+                    missLogged = true;
+                    LOG.warning(() -> "Aqueduct: a change of queue " + qid + " reached this node through AQ_SIGNAL but no"
+                            + " direct signal announced it: another node's datagrams do not arrive at " + direct().address()
+                            + " (a firewall? the signalAddress it advertises?). Wake-ups keep working through the database;"
+                            + " this node polls AQ_SIGNAL every " + POLL_MS + " ms again (said once)");
+                } else {
+                    LOG.fine(() -> "Aqueduct: queue " + qid + " changed without a direct signal");
+                }
+            }
         };
+    }
+
+    @Override
+    public void dropStore(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS AQ_NODE_SIGNAL"); // the direct signals' registry (not in every store)
+        }
+        super.dropStore(c);
     }
 
     /** A plain connection in auto-commit, outside XA (signals). */

@@ -199,12 +199,35 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
-    public NodeSignals signals(NodeIdentity node) {
+    protected void createDialectTables(Statement s) throws SQLException {
+        s.execute(createVolatileTable(CoalescingSignals.REGISTRY_COLUMNS)); // where nodes find each other's signal sockets
+    }
+
+    @Override
+    public NodeSignals signals(NodeIdentity node, DirectSignals.Config config) {
         String nodeTag = node.tag();
-        return new CoalescingSignals() {
+        DirectSignals direct = config.off() ? null : new DirectSignals(node, config, DirectSignals.hostOf(settings.url()));
+        return new CoalescingSignals(node, direct) {
             @Override
             protected Connection connect() throws SQLException {
-                return PostgresDialect.this.connect();
+                Connection c = PostgresDialect.this.connect();
+                try (Statement s = c.createStatement()) {
+                    // pg_notify gives its transaction an xid, whose commit would wait for a WAL flush: a wake-up
+                    // needs no durability (NOTIFY is still delivered at commit), and that fsync costs every enqueue
+                    s.execute("SET synchronous_commit = off");
+                }
+                return c;
+            }
+
+            @Override
+            protected String createRegistryTable() {
+                return createVolatileTable(REGISTRY_COLUMNS);
+            }
+
+            @Override
+            protected String registerSql() {
+                return "INSERT INTO AQ_NODE_SIGNAL (NODE_ID, HOST, PORT, SEEN) VALUES (?, ?, ?, ?) ON CONFLICT (NODE_ID)"
+                        + " DO UPDATE SET HOST = EXCLUDED.HOST, PORT = EXCLUDED.PORT, SEEN = EXCLUDED.SEEN";
             }
 
             @Override
@@ -244,6 +267,14 @@ public final class PostgresDialect extends SharedSqlDialect {
                 }
             }
         };
+    }
+
+    @Override
+    public void dropStore(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS AQ_NODE_SIGNAL"); // the direct signals' registry (not in every store)
+        }
+        super.dropStore(c);
     }
 
     /** A plain connection in auto-commit, outside XA (signals). */
