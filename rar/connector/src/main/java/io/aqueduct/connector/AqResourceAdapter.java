@@ -97,6 +97,14 @@ public class AqResourceAdapter implements ResourceAdapter {
             + "(AQ-24097) before anything is written. Default 64 MiB.", defaultValue = "67108864")
     private Long maxPayloadBytes = AqueductEngine.Builder.DEFAULT_MAX_PAYLOAD_BYTES;
 
+    @ConfigProperty(description = "Shared stores only: where this server listens for the other servers' wake-ups (UDP "
+            + "datagrams; the address is registered in the store, where the others find it): host, host:port, :port or "
+            + "[IPv6 address]:port, the host being the address the other servers reach this one at; 'off' for the "
+            + "database's signal only. Empty: the system property aqueduct.signalAddress, else an ephemeral port on the "
+            + "address this host reaches the database server from. Datagrams that cannot arrive (a firewall) cost latency "
+            + "only: the database's signal wakes the servers too.", defaultValue = "")
+    private String signalAddress = "";
+
     private transient volatile AqueductEngine engine;
     private transient BootstrapContext context;
     private final transient Map<ActivationKey, DeliveryActivation> activations = new ConcurrentHashMap<>();
@@ -118,6 +126,9 @@ public class AqResourceAdapter implements ResourceAdapter {
                     .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled))
                     .deserializationFilter(blankToNull(deserializationFilter))
                     .maxPayloadBytes(maxPayloadBytes == null ? AqueductEngine.Builder.DEFAULT_MAX_PAYLOAD_BYTES : maxPayloadBytes);
+            if (blankToNull(signalAddress) != null) {
+                b.signalAddress(signalAddress.trim()); // else the engine reads aqueduct.signalAddress
+            }
             if (storeUrl == null || storeUrl.isBlank()) {
                 // Payara Micro and scripted set-ups may give the shared store as system properties
                 storeUrl = System.getProperty("aqueduct.storeUrl", "");
@@ -129,7 +140,7 @@ public class AqResourceAdapter implements ResourceAdapter {
             } else {
                 b.jdbc(storeUrl.trim(), blankToNull(storeUser), blankToNull(storePassword));
             }
-            // the time manager, propagation, the cross-node signals and the attempt ledger: long Work (up to five,
+            // the time manager, propagation, the cross-node signals and the attempt ledger: long Work (up to six,
             // two on Derby; as many again per database link to a store this JVM has not open), supervised by the container
             b.backgroundExecutor(task -> startWork(workManager, task));
             // both parsed before the store opens: a malformed definition creates nothing
@@ -368,6 +379,14 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setMaxPayloadBytes(Long maxPayloadBytes) {
         this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    public String getSignalAddress() {
+        return signalAddress;
+    }
+
+    public void setSignalAddress(String signalAddress) {
+        this.signalAddress = signalAddress;
     }
 
     public String getDeserializationFilter() {
