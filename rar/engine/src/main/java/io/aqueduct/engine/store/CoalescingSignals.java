@@ -36,7 +36,7 @@ abstract class CoalescingSignals implements NodeSignals {
     private static final long RECONNECT_PAUSE_MS = 1000;
     /** How often the registry is refreshed and read (real time). */
     static final long REGISTRY_MS = 1000;
-    /** A registered address not refreshed for this long is a gone node's (wall clock, as written by each node). */
+    /** A registered address whose SEEN has not changed for this long (as observed here) is a gone node's. */
     static final long REGISTRY_LIVE_MS = 5000;
     /** A gone node's row is deleted after this long. */
     static final long REGISTRY_FORGET_MS = 60_000;
@@ -54,6 +54,8 @@ abstract class CoalescingSignals implements NodeSignals {
     /** Whether every other live node has a direct signal address (the database's signal then is only the fallback). */
     private volatile boolean allDirect;
     private long registryReadAt;
+    /** Per other node's registry row: its last SEEN and when (System.nanoTime) that value was first read here. */
+    private final java.util.Map<String, long[]> observed = new java.util.HashMap<>();
     private boolean registryTable;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -246,23 +248,43 @@ abstract class CoalescingSignals implements NodeSignals {
                     ps.executeUpdate();
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT NODE_ID, HOST, PORT FROM AQ_NODE_SIGNAL"
-                    + " WHERE NODE_ID <> ? AND SEEN >= ?")) {
+            // a row is live while its SEEN keeps changing, as observed here: no node's clock is compared
+            // with another's (a node whose clock is off by minutes is still signalled)
+            long nowNanos = System.nanoTime();
+            Set<String> present = new HashSet<>();
+            List<Object[]> gone = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT NODE_ID, HOST, PORT, SEEN FROM AQ_NODE_SIGNAL WHERE NODE_ID <> ?")) {
                 ps.setString(1, me);
-                ps.setLong(2, wall - REGISTRY_LIVE_MS);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        DirectSignals.Peer p = peer(rs.getString(1), rs.getString(2), rs.getInt(3));
+                        String id = rs.getString(1);
+                        long seen = rs.getLong(4);
+                        present.add(id);
+                        long[] o = observed.get(id);
+                        if (o == null || o[0] != seen) {
+                            observed.put(id, o = new long[] {seen, nowNanos});
+                        }
+                        long quiet = TimeUnit.NANOSECONDS.toMillis(nowNanos - o[1]);
+                        if (quiet > REGISTRY_FORGET_MS) {
+                            gone.add(new Object[] {id, seen});
+                            continue;
+                        }
+                        DirectSignals.Peer p = quiet <= REGISTRY_LIVE_MS ? peer(id, rs.getString(2), rs.getInt(3)) : null;
                         if (p != null) {
                             live.add(p);
-                            directNodes.add(rs.getString(1));
+                            directNodes.add(id);
                         }
                     }
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM AQ_NODE_SIGNAL WHERE SEEN < ?")) {
-                ps.setLong(1, wall - REGISTRY_FORGET_MS);
-                ps.executeUpdate();
+            observed.keySet().retainAll(present);
+            for (Object[] g : gone) {
+                // only if it did not come back meanwhile
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM AQ_NODE_SIGNAL WHERE NODE_ID = ? AND SEEN = ?")) {
+                    ps.setString(1, (String) g[0]);
+                    ps.setLong(2, (Long) g[1]);
+                    ps.executeUpdate();
+                }
             }
         }
         Set<String> ledgerNodes = new HashSet<>();
