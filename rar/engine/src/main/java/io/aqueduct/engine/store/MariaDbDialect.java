@@ -301,10 +301,13 @@ public final class MariaDbDialect extends SharedSqlDialect {
 
     @Override
     public void dropStore(Connection c) throws SQLException {
+        super.dropStore(c);
         try (Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS AQ_NODE_SIGNAL"); // the direct signals' registry (not in every store)
         }
-        super.dropStore(c);
+        if (!c.getAutoCommit()) {
+            c.commit();
+        }
     }
 
     /** A plain connection in auto-commit, outside XA (signals). */
