@@ -113,6 +113,18 @@ public final class DeliveryActivation {
         /** The worker's session; replaced after its store connection broke. */
         private EngineSession session;
         private XAResource xa;
+        /**
+         * The endpoint of the last delivery, kept for the next one while deliveries go well: a container
+         * may deliver many messages through one endpoint (one pooled bean, one proxy), and creating one
+         * per message cost a pool take, a proxy and a release each time. Released on any failure (the
+         * container may have discarded its bean), when the session (its XAResource) is replaced, and when
+         * the worker ends.
+         */
+        private MessageEndpoint endpoint;
+        /** Whether the current delivery met a failure of any kind (its endpoint is then not reused). */
+        private boolean failed;
+        /** Asked once: whether the listener method is transacted does not change while the MDB is deployed. */
+        private Boolean transacted;
 
         Worker(EngineSession session) {
             this.session = session;
@@ -133,6 +145,7 @@ public final class DeliveryActivation {
                             closeQuietly(session); // its XAResource belongs to the connection that broke
                             session = null;
                             xa = null;
+                            releaseEndpoint(); // it was made for that XAResource
                         }
                         if (session == null) {
                             session = engine.openSession(spec.sessionUser());
@@ -158,6 +171,7 @@ public final class DeliveryActivation {
                             break;
                         }
                         long pause = outage.failed(e);
+                        releaseEndpoint(); // what failed may have been the container's side
                         if (session != null && session.connectionGone()) {
                             closeQuietly(session);
                             session = null;
@@ -167,8 +181,22 @@ public final class DeliveryActivation {
                     }
                 }
             } finally {
+                releaseEndpoint();
                 closeQuietly(session);
                 workers.countDown();
+            }
+        }
+
+        private void releaseEndpoint() {
+            MessageEndpoint e = endpoint;
+            endpoint = null;
+            if (e == null) {
+                return;
+            }
+            try {
+                e.release();
+            } catch (RuntimeException failed) {
+                LOG.log(Level.FINE, "releasing a delivery endpoint", failed);
             }
         }
 
@@ -185,24 +213,32 @@ public final class DeliveryActivation {
 
         /** One attempt: true when a message was dequeued and handed to the MDB (whatever it then did). */
         private boolean deliverOne(XAResource xa) {
-            boolean transacted;
-            try {
-                transacted = factory.isDeliveryTransacted(method);
-            } catch (NoSuchMethodException e) {
-                throw new IllegalStateException(e);
+            if (transacted == null) {
+                try {
+                    transacted = factory.isDeliveryTransacted(method);
+                } catch (NoSuchMethodException e) {
+                    throw new IllegalStateException(e);
+                }
             }
-            MessageEndpoint endpoint;
-            try {
-                endpoint = factory.createEndpoint(transacted ? xa : null);
-            } catch (UnavailableException e) {
-                LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " is unavailable", e);
-                pause(500);
-                return false;
+            if (endpoint == null) {
+                try {
+                    endpoint = factory.createEndpoint(transacted ? xa : null);
+                } catch (UnavailableException e) {
+                    LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " is unavailable", e);
+                    pause(500);
+                    return false;
+                }
             }
+            failed = false;
+            boolean completed = false;
             try {
-                return transacted ? deliverInTransaction(endpoint) : deliverLocally(endpoint);
+                boolean delivered = transacted ? deliverInTransaction(endpoint) : deliverLocally(endpoint);
+                completed = true;
+                return delivered;
             } finally {
-                endpoint.release();
+                if (!completed || failed) {
+                    releaseEndpoint(); // the next delivery gets a fresh one
+                }
             }
         }
 
@@ -220,6 +256,7 @@ public final class DeliveryActivation {
                 }
                 LOG.log(Level.WARNING, "Aqueduct: delivery from " + queue + " could not begin", e);
                 pause(500);
+                failed = true;
                 return false;
             }
             try {
@@ -229,6 +266,7 @@ public final class DeliveryActivation {
                     try {
                         source.deliver(endpoint, m);
                     } catch (RuntimeException e) {
+                        failed = true;
                         // a system exception: the container marks the transaction rollback-only and
                         // afterDelivery rolls it back, a failed attempt for the message
                         LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " failed on " + source.describe(m)
@@ -236,11 +274,13 @@ public final class DeliveryActivation {
                     }
                 }
             } catch (RuntimeException e) {
+                failed = true;
                 LOG.log(Level.WARNING, "Aqueduct: dequeue from " + queue + " failed; the delivery is rolled back", e);
             } finally {
                 try {
                     endpoint.afterDelivery();
                 } catch (ResourceException | RuntimeException e) {
+                    failed = true;
                     LOG.log(Level.FINE, "Aqueduct: the delivery transaction for " + queue + " did not commit", e);
                 }
             }
@@ -263,6 +303,7 @@ public final class DeliveryActivation {
             try {
                 source.deliver(endpoint, m);
             } catch (RuntimeException e) {
+                failed = true;
                 session.rollback(); // a failed attempt
                 return true;
             }
