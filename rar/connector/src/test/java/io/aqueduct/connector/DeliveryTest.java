@@ -214,6 +214,33 @@ class DeliveryTest {
     }
 
     @Test
+    void a_worker_keeps_its_endpoint_while_deliveries_go_well_and_takes_a_fresh_one_after_the_bean_failed()
+            throws ResourceException {
+        AtomicInteger failures = new AtomicInteger();
+        TransactedEndpoints mdb = ra.activate(QUEUE, 1, m -> {
+            if (m.text().equals("fails once") && failures.getAndIncrement() == 0) {
+                throw new IllegalStateException("the bean fails");
+            }
+        });
+        ra.enqueue(QUEUE, IntStream.range(0, 20).mapToObj(i -> "order " + i).toList());
+        await().atMost(PATIENCE).until(() -> mdb.committed().size() == 20);
+        // one endpoint made for the first delivery, none for the other 19
+        assertThat(mdb.endpointsCreated()).isEqualTo(1);
+        assertThat(mdb.endpointsReleased()).isZero();
+
+        ra.enqueue(QUEUE, List.of("fails once"));
+        await().atMost(PATIENCE).until(() -> mdb.committed().size() == 21);
+        // the container may have discarded the failed bean: its endpoint was released, the retry had a new one
+        assertThat(mdb.deliveriesOf("fails once")).extracting(Delivery::outcome)
+                .containsExactly(Outcome.ROLLED_BACK, Outcome.COMMITTED);
+        assertThat(mdb.endpointsCreated()).isEqualTo(2);
+        assertThat(mdb.endpointsReleased()).isEqualTo(1);
+
+        ra.deactivate(mdb);
+        assertThat(mdb.endpointsReleased()).isEqualTo(mdb.endpointsCreated());
+    }
+
+    @Test
     void after_deactivation_nothing_more_is_delivered_and_every_endpoint_is_released() throws ResourceException {
         TransactedEndpoints mdb = ra.activate(QUEUE, 2, m -> { });
         ra.enqueue(QUEUE, List.of("before"));
