@@ -85,14 +85,10 @@ public final class AttemptLedger implements AutoCloseable {
     }
 
     /**
-     * Puts a REMOVE attempt on record before the message is handed out; returns its key. {@code own}
-     * is a connection of the session's own in auto-commit (sessions do not queue for one).
+     * Puts REMOVE attempts on record before the messages are handed out (an array dequeue's in one
+     * batch, one round trip); returns their keys. {@code own} is a connection of the session's own in
+     * auto-commit (sessions do not queue for one).
      */
-    String begin(StoreConnection own, long queueId, ReadyEntry e) {
-        return begin(own, queueId, List.of(e)).get(0);
-    }
-
-    /** {@link #begin(StoreConnection, long, ReadyEntry)} for the messages of an array dequeue: one batch, one round trip. */
     List<String> begin(StoreConnection own, long queueId, List<ReadyEntry> entries) {
         List<String> ids = new ArrayList<>(entries.size());
         try (PreparedStatement ps = own.connection().prepareStatement(store.dialect().sql("ledger.recordAttempt"))) {

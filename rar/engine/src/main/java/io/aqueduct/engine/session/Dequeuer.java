@@ -245,9 +245,8 @@ final class Dequeuer {
                 if (!got.isEmpty()) {
                     return got;
                 }
-                if (awaitMore(q, opts, navigation, nav, pos, deadline, version)) {
-                    continue;
-                }
+                awaitMore(q, opts, navigation, nav, pos, deadline, version);
+                continue;
             }
             QueueRuntime.Pick pick = q.pick(new QueueRuntime.Request(tx, consumer, opts.mode(), nav, pos.last, msgid,
                     correlation, condition, context.clock().millis(), c));
@@ -289,10 +288,10 @@ final class Dequeuer {
     }
 
     /**
-     * Nothing to dequeue now: waits for a change of the queue until the deadline (true), or throws
-     * "no message" once it has passed.
+     * Nothing to dequeue now: waits for a change of the queue (at most until the deadline), or throws
+     * "no message" once the deadline has passed.
      */
-    private boolean awaitMore(QueueRuntime q, DequeueOptions opts, Navigation navigation, Navigation nav,
+    private void awaitMore(QueueRuntime q, DequeueOptions opts, Navigation navigation, Navigation nav,
             EngineSession.Position pos, long deadline, long version) {
         long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - context.clock().millis();
         if (remaining <= 0) {
@@ -308,7 +307,6 @@ final class Dequeuer {
             Thread.currentThread().interrupt();
             throw new AqException(AqError.NO_MESSAGE, "The dequeue from " + q.meta().qualifiedName() + " was interrupted.");
         }
-        return true;
     }
 
     /**
@@ -433,8 +431,7 @@ final class Dequeuer {
 
     /** Reads (and, for REMOVE, consumes) the claimed message; null when it is no longer there. */
     private Message materialize(StoreConnection c, SessionTransaction tx, QueueRuntime q, ReadyEntry e, MessageEntity claimed,
-            DequeueMode mode,
-            List<Transformation> chain) {
+            DequeueMode mode, List<Transformation> chain) {
         AqException[] failed = new AqException[1]; // a failed transformation: nothing consumed, the message released
         QueueMeta meta = q.meta();
         boolean consume = mode == DequeueMode.REMOVE || mode == DequeueMode.REMOVE_NODATA;
