@@ -27,8 +27,8 @@ import javax.transaction.xa.XAResource;
 /**
  * The Aqueduct resource adapter: starts the queue engine on its store when the adapter starts
  * (its long-running loops run as work of the adapter's WorkManager: the time manager and the
- * propagation loop, and on a shared store the attempt ledger and the two cross-node signal loops,
- * five at most), hands queue sessions to the outbound connection factories and delivers messages
+ * propagation loop, and on a shared store the attempt ledger and the three cross-node signal loops,
+ * six at most), hands queue sessions to the outbound connection factories and delivers messages
  * to message-driven beans (one more Work per MDB session).
  */
 @Connector(
