@@ -269,17 +269,6 @@ public final class PostgresDialect extends SharedSqlDialect {
         };
     }
 
-    @Override
-    public void dropStore(Connection c) throws SQLException {
-        super.dropStore(c);
-        try (Statement s = c.createStatement()) {
-            s.execute("DROP TABLE IF EXISTS AQ_NODE_SIGNAL"); // the direct signals' registry (not in every store)
-        }
-        if (!c.getAutoCommit()) {
-            c.commit();
-        }
-    }
-
     /** A plain connection in auto-commit, outside XA (signals). */
     Connection connect() throws SQLException {
         Properties p = new Properties();

@@ -323,7 +323,7 @@ abstract class SharedSqlDialect implements Dialect {
             }
             for (String table : List.of("AQ_MESSAGE_CONSUMER", "AQ_SUBSCRIBER", "AQ_MESSAGE", "AQ_QUEUE", "AQ_QUEUE_TABLE",
                     "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE", "AQ_SCHEDULE", "AQ_DBLINK",
-                    "AQ_PROPAGATION_RECEIPT", "AQ_SCHEMA_VERSION")) {
+                    "AQ_PROPAGATION_RECEIPT", "AQ_SCHEMA_VERSION", "AQ_NODE_SIGNAL")) {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
             s.execute("DROP SEQUENCE IF EXISTS AQ_MESSAGE_SEQ");
