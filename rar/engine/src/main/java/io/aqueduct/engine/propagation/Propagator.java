@@ -53,6 +53,12 @@ public final class Propagator implements AutoCloseable {
     private final String instance;
     /** When a commit first added messages for remote consumers of a queue, not yet propagated (by queue id). */
     private final Map<Long, Long> pendingSince = new ConcurrentHashMap<>();
+    /**
+     * The queues that had a schedule when the schedules were last read: another node's commit on any
+     * other queue wakes nothing here (each would otherwise cost a read of the schedules). A schedule
+     * created since wakes the propagator itself (here, or by the catalog signal on the other nodes).
+     */
+    private volatile java.util.Set<Long> scheduledQueues = java.util.Set.of();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wakeUp = lock.newCondition();
     private final ReentrantLock processing = new ReentrantLock();
@@ -101,7 +107,9 @@ public final class Propagator implements AutoCloseable {
     /** A commit added messages for remote consumers of queue {@code queueId}. */
     public void messagesFor(long queueId) {
         pendingSince.putIfAbsent(queueId, clock.millis());
-        wake();
+        if (scheduledQueues.contains(queueId)) {
+            wake(); // else no schedule moves them yet (creating one runs the schedules anyway)
+        }
     }
 
     /** Look again now (a schedule changed, the clock moved, another node signalled). */
@@ -184,6 +192,7 @@ public final class Propagator implements AutoCloseable {
             long now = clock.millis();
             List<ScheduleEntity> schedules = own.run(c -> c.work(em -> em.createQuery(
                     "SELECT s FROM ScheduleEntity s ORDER BY s.queueId, s.destination", ScheduleEntity.class).getResultList()));
+            scheduledQueues = schedules.stream().map(s -> s.queueId).collect(java.util.stream.Collectors.toUnmodifiableSet());
             long next = Long.MAX_VALUE;
             for (ScheduleEntity s : schedules) {
                 next = Math.min(next, runSchedule(s, now));

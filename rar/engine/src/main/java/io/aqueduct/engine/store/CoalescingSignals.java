@@ -42,6 +42,12 @@ abstract class CoalescingSignals implements NodeSignals {
     static final long REGISTRY_FORGET_MS = 60_000;
     /** A heartbeat in AQ_NODE this much older than the newest is a gone node's (AttemptLedger.NODE_TIMEOUT_MS). */
     static final long HEARTBEAT_LIVE_MS = 5000;
+    /**
+     * While every other live node gets this node's datagrams, the database's signal is only their
+     * fallback (a datagram lost): it is sent at most this often, not once per commit (each one a
+     * round trip, and on a busy node as many as its commits).
+     */
+    static final long FALLBACK_MS = 100;
 
     /** The registry of direct signal addresses: volatile, one row per node, SEEN in wall-clock ms. */
     static final String REGISTRY_COLUMNS = "AQ_NODE_SIGNAL (NODE_ID VARCHAR(40) NOT NULL PRIMARY KEY, HOST VARCHAR(64) NOT NULL,"
@@ -154,12 +160,18 @@ abstract class CoalescingSignals implements NodeSignals {
 
     private void sendLoop() {
         Connection c = null;
+        long sentAt = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(FALLBACK_MS);
         while (running) {
             Set<Long> batch;
             lock.lock();
             try {
                 while (running && pending.isEmpty()) {
                     pendingChanged.await();
+                }
+                // real time: the pace of a fallback, not a queue's clock
+                long wait;
+                while (running && allDirect && (wait = sentAt + TimeUnit.MILLISECONDS.toNanos(FALLBACK_MS) - System.nanoTime()) > 0) {
+                    pendingChanged.awaitNanos(wait); // more changes join this batch meanwhile
                 }
                 batch = new LinkedHashSet<>(pending);
                 pending.clear();
@@ -176,6 +188,7 @@ abstract class CoalescingSignals implements NodeSignals {
                     c = connect();
                 }
                 send(c, batch);
+                sentAt = System.nanoTime();
             } catch (SQLException e) {
                 // the others will look again on their own shortly; a lost wake-up costs latency only
                 LOG.log(Level.FINE, "Aqueduct could not signal the other nodes; it reconnects", e);

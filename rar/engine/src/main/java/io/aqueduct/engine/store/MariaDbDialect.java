@@ -29,8 +29,11 @@ public final class MariaDbDialect extends SharedSqlDialect {
     static final long DIRECT_POLL_MS = 500;
     /** How long the poll stays short after a change came through the database only. */
     static final long SHORT_POLL_AFTER_MISS_MS = 60_000;
-    /** A datagram may arrive this long after the poll that sees its change. */
-    static final long MISS_SLACK_MS = 200;
+    /**
+     * A datagram may arrive this long after the poll that sees its change (while datagrams reach every
+     * node, the sender bumps the counter up to {@link CoalescingSignals#FALLBACK_MS} after them).
+     */
+    static final long MISS_SLACK_MS = CoalescingSignals.FALLBACK_MS + 200;
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(MariaDbDialect.class.getName());
 
     private final MariaDbDataSource xa;
