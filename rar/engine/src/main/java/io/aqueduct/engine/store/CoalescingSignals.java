@@ -170,7 +170,7 @@ abstract class CoalescingSignals implements NodeSignals {
                 }
                 // real time: the pace of a fallback, not a queue's clock
                 long wait;
-                while (running && allDirect && (wait = sentAt + TimeUnit.MILLISECONDS.toNanos(FALLBACK_MS) - System.nanoTime()) > 0) {
+                while (running && allDirect() && (wait = sentAt + TimeUnit.MILLISECONDS.toNanos(FALLBACK_MS) - System.nanoTime()) > 0) {
                     pendingChanged.awaitNanos(wait); // more changes join this batch meanwhile
                 }
                 batch = new LinkedHashSet<>(pending);

@@ -15,7 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 
-/** The cross-node signal loops are supervised: one that throws is logged and started again; both end on close. */
+/**
+ * The cross-node signal loops are supervised: one that throws is logged and started again; both end on
+ * close. While datagrams reach every other node, the database's signal is their paced fallback.
+ */
 class CoalescingSignalsTest {
 
     private static Connection noConnection() {
@@ -69,6 +72,62 @@ class CoalescingSignalsTest {
             assertThat(sent).contains(Set.of(2L));
         });
 
+        signals.close();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(loops).noneMatch(Thread::isAlive));
+    }
+
+    @Test
+    void while_datagrams_reach_every_node_the_database_signal_goes_out_at_most_every_100_ms_and_loses_no_queue() {
+        List<Long> sentAt = new CopyOnWriteArrayList<>();
+        Set<Long> sentIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        List<Thread> loops = new CopyOnWriteArrayList<>();
+        CountDownLatch nothingArrives = new CountDownLatch(1);
+        CoalescingSignals signals = new CoalescingSignals() {
+            @Override
+            protected boolean allDirect() {
+                return true; // as the registry says when every live node has a signal address
+            }
+
+            @Override
+            protected Connection connect() {
+                return noConnection();
+            }
+
+            @Override
+            protected void send(Connection c, Set<Long> queueIds) {
+                sentAt.add(System.nanoTime());
+                sentIds.addAll(queueIds);
+            }
+
+            @Override
+            protected void subscribe(Connection c) {
+            }
+
+            @Override
+            protected void receive(Connection c, long millis, LongConsumer receiver) {
+                try {
+                    nothingArrives.await(millis, TimeUnit.MILLISECONDS); // a LISTEN that hears nothing
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        signals.start(id -> { }, (name, task) -> {
+            Thread t = new Thread(task, name);
+            loops.add(t);
+            t.start();
+        });
+        long start = System.nanoTime();
+        for (long queue = 1; queue <= 300; queue++) { // a busy node: one commit after the other, on 300 queues
+            signals.publish(queue);
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(sentIds).hasSize(300));
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(sentAt.size()).as("sends in %d ms", elapsedMs).isLessThanOrEqualTo((int) (elapsedMs / CoalescingSignals.FALLBACK_MS) + 1);
+        for (int i = 1; i < sentAt.size(); i++) {
+            assertThat(TimeUnit.NANOSECONDS.toMillis(sentAt.get(i) - sentAt.get(i - 1))).isGreaterThanOrEqualTo(CoalescingSignals.FALLBACK_MS);
+        }
         signals.close();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(loops).noneMatch(Thread::isAlive));
     }
