@@ -37,6 +37,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -58,7 +59,10 @@ class PropagationTakeoverTest {
     private static final String SCHEMA = "PROPTAKEOVER";
     private static final String SRC_Q = SCHEMA + ".SRC_Q";
     private static final String DST_Q = SCHEMA + ".DST_Q";
+    /** Messages enqueued at least; the producer goes on until the last kill (a kill must find work in progress). */
     private static final int TOTAL = 3000;
+    /** The most enqueued and not yet propagated: on a slow machine the kills still happen while messages are moving. */
+    private static final int BACKLOG = 400;
     private static final int PER_COMMIT = 10;
     private static final int KILLS = 2;
 
@@ -123,13 +127,22 @@ class PropagationTakeoverTest {
                 owners.add("unreadable: " + e); // fails the test's last assertion, with what happened
             }
         }, 0, 100, TimeUnit.MILLISECONDS);
-        // this JVM enqueues PER_COMMIT messages every 50 ms while the nodes propagate and die
+        // this JVM enqueues PER_COMMIT messages every 50 ms (keeping at most BACKLOG unpropagated) while the
+        // nodes propagate and die, and stops once it has enqueued TOTAL and the last kill is over
         AtomicInteger enqueued = new AtomicInteger();
+        AtomicBoolean killsDone = new AtomicBoolean();
         QueueSession producer = engine.openSession();
         ScheduledFuture<?> producing = background.scheduleAtFixedRate(() -> {
             int from = enqueued.get();
-            if (from >= TOTAL) {
+            if (from >= TOTAL && killsDone.get()) {
                 throw new IllegalStateException("done"); // ends the schedule
+            }
+            try {
+                if (from - delivered() >= BACKLOG) {
+                    return;
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
             }
             List<Message> batch = new ArrayList<>();
             for (int i = from; i < from + PER_COMMIT; i++) {
@@ -156,18 +169,20 @@ class PropagationTakeoverTest {
             long takenMs = (System.nanoTime() - killedAt) / 1_000_000;
             await("node " + survivor + " propagates").atMost(Duration.ofSeconds(30)).until(() -> delivered() > atKill);
             long propagatingMs = (System.nanoTime() - killedAt) / 1_000_000;
-            System.out.printf("PropagationTakeoverTest %s: kill %d of node %s with %d of %d delivered (%d enqueued); node %s"
+            System.out.printf("PropagationTakeoverTest %s: kill %d of node %s with %d delivered of %d enqueued; node %s"
                     + " took the schedule over after %d ms, delivered again after %d ms%n", TestStore.CURRENT.kind, kill, victim,
-                    atKill, TOTAL, enqueued.get(), survivor, takenMs, propagatingMs);
+                    atKill, enqueued.get(), survivor, takenMs, propagatingMs);
             // the lease (5 s) runs out, then the survivor's next look (at least every second) takes it
             assertThat(takenMs).as("ms until the schedule was taken over").isLessThan(15_000);
-            assertThat(atKill).as("killed while propagating: not all delivered yet").isLessThan(TOTAL);
+            assertThat(atKill).as("killed while propagating: not all delivered yet").isLessThan(enqueued.get());
             Node fresh = node(); // the next kill has a node to hand over to
             live.put(fresh.tag, fresh.process);
         }
+        killsDone.set(true);
         await("every message enqueued").atMost(Duration.ofSeconds(60)).until(producing::isDone);
-        assertThat(enqueued.get()).as("enqueued (the producer stops at the total, or at an error)").isEqualTo(TOTAL);
-        await("every message propagated").atMost(Duration.ofSeconds(60)).until(() -> delivered() >= TOTAL);
+        int total = enqueued.get();
+        assertThat(total).as("enqueued (the producer stops at the total or later, or at an error)").isGreaterThanOrEqualTo(TOTAL);
+        await("every message propagated").atMost(Duration.ofSeconds(60)).until(() -> delivered() >= total);
         producer.close();
 
         Map<String, Integer> arrived = new HashMap<>();
@@ -181,7 +196,7 @@ class PropagationTakeoverTest {
             s.commit();
         }
         List<String> lost = new ArrayList<>();
-        for (int i = 0; i < TOTAL; i++) {
+        for (int i = 0; i < total; i++) {
             if (!arrived.containsKey("m-" + i)) {
                 lost.add("m-" + i);
             }
@@ -199,8 +214,8 @@ class PropagationTakeoverTest {
         assertThat(lost.stream().limit(20).toList()).as("lost (%d; the first 20)", lost.size()).isEmpty();
         assertThat(twice.entrySet().stream().limit(20).toList()).as("delivered more than once (%d; the first 20)", twice.size())
                 .isEmpty();
-        assertThat(arrived.size()).as("distinct messages arrived").isEqualTo(TOTAL);
-        assertThat(sourceParts()).as("the source parts of consumer X by state").isEqualTo(Map.of("PROCESSED", TOTAL));
+        assertThat(arrived.size()).as("distinct messages arrived").isEqualTo(total);
+        assertThat(sourceParts()).as("the source parts of consumer X by state").isEqualTo(Map.of("PROCESSED", total));
         assertThat(owners).as("the schedule changed hands at the kills only (no node took it from a live one)")
                 .hasSize(KILLS + 1).doesNotHaveDuplicates();
     }
