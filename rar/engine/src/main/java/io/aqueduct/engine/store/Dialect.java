@@ -127,6 +127,18 @@ public interface Dialect {
         throw new UnsupportedOperationException("one JVM counts its own sequence");
     }
 
+    /**
+     * Reserves {@code blocks} blocks of message sequence numbers at once (one round trip where the
+     * database allows); returns their first numbers, ascending (shared stores).
+     */
+    default long[] reserveSequenceBlocks(Connection c, int blocks) throws SQLException {
+        long[] first = new long[blocks];
+        for (int i = 0; i < blocks; i++) {
+            first[i] = reserveSequenceBlock(c);
+        }
+        return first;
+    }
+
     /** How many numbers {@link #reserveSequenceBlock} reserves at a time. */
     default int sequenceBlockSize() {
         return 1;

@@ -110,6 +110,27 @@ abstract class SharedSqlDialect implements Dialect {
         return 100;
     }
 
+    @Override
+    public long[] reserveSequenceBlocks(Connection c, int blocks) throws SQLException {
+        if (blocks == 1) {
+            return new long[] {reserveSequenceBlock(c)};
+        }
+        long[] first = new long[blocks];
+        try (PreparedStatement ps = c.prepareStatement(sql("store.nextSequenceBlocks"))) {
+            ps.setInt(1, blocks);
+            try (ResultSet rs = ps.executeQuery()) {
+                for (int i = 0; i < blocks; i++) {
+                    if (!rs.next()) {
+                        throw new SQLException("The message sequence gave " + i + " of " + blocks + " blocks");
+                    }
+                    first[i] = rs.getLong(1);
+                }
+            }
+        }
+        java.util.Arrays.sort(first);
+        return first;
+    }
+
     /** Bounds the waits of the schema's DDL for locks (an in-doubt branch, a long transaction) to a few seconds. */
     protected abstract void boundLockWaits(Statement s) throws SQLException;
 
