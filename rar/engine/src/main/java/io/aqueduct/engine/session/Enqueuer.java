@@ -301,33 +301,16 @@ final class Enqueuer {
     }
 
     /**
-     * Messages without consumer parts (a single-consumer queue) go in as one JDBC batch. Several
-     * rows are all or nothing: a savepoint undoes a batch that failed half-way, where there is one
-     * (in an XA branch a failure dooms the branch instead).
+     * Messages without consumer parts (a single-consumer queue) go in with plain JDBC. Several rows
+     * are all or nothing: a savepoint undoes an insert that failed half-way, where there is one (in
+     * an XA branch a failure dooms the branch instead).
      */
     private static void insertMessages(StoreConnection c, SessionTransaction tx, List<Object> rows) {
         List<MessageEntity> messages = new ArrayList<>(rows.size());
         rows.forEach(r -> messages.add((MessageEntity) r));
         boolean atomic = messages.size() > 1 && !c.inGlobalTransaction();
         try {
-            c.jdbc(jdbc -> {
-                java.sql.Savepoint sp = atomic ? jdbc.setSavepoint() : null;
-                try {
-                    MessageRows.insert(jdbc, c.dialect(), messages);
-                } catch (java.sql.SQLException | RuntimeException e) {
-                    if (sp != null) {
-                        try {
-                            jdbc.rollback(sp);
-                        } catch (java.sql.SQLException suppressed) {
-                            e.addSuppressed(suppressed);
-                        }
-                    }
-                    throw e;
-                }
-                if (sp != null) {
-                    jdbc.releaseSavepoint(sp);
-                }
-            });
+            c.jdbc(jdbc -> MessageRows.insert(jdbc, c.dialect(), messages, atomic));
         } catch (RuntimeException e) {
             if (c.inGlobalTransaction()) {
                 tx.rollbackOnly = true;

@@ -3,6 +3,8 @@ package io.aqueduct.engine.store;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDateTime;
@@ -18,45 +20,44 @@ public final class MessageRows {
     private MessageRows() {
     }
 
-    /** Inserts {@code rows} on {@code c}, inside its transaction. */
-    public static void insert(Connection c, Dialect dialect, List<MessageEntity> rows) throws SQLException {
-        int lobNull = "derby".equals(dialect.database()) ? Types.BLOB : Types.VARBINARY;
+    /** The most rows one multi-row INSERT writes (26 parameters each: far below PostgreSQL's 32,767). */
+    static final int MAX_ROWS_PER_STATEMENT = 128;
+
+    /**
+     * Inserts {@code rows} on {@code c}, inside its transaction, in their order. With {@code atomic},
+     * several rows are all or nothing and a failure leaves the rest of the transaction as it was (a
+     * savepoint); without it (one row, or an XA branch, where a failure dooms the branch) a failure
+     * may leave some of them written.
+     */
+    public static void insert(Connection c, Dialect dialect, List<MessageEntity> rows, boolean atomic) throws SQLException {
+        if (rows.size() > 1 && "postgresql".equals(dialect.database())) {
+            insertInRoundTrips(c, dialect, rows, atomic);
+            return;
+        }
+        Savepoint sp = atomic ? c.setSavepoint() : null;
+        try {
+            insertBatch(c, dialect, rows);
+        } catch (SQLException | RuntimeException e) {
+            if (sp != null) {
+                try {
+                    c.rollback(sp);
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+        if (sp != null) {
+            c.releaseSavepoint(sp);
+        }
+    }
+
+    /** One statement, or one JDBC batch (Derby runs it in process; MariaDB's driver sends it as one bulk command). */
+    private static void insertBatch(Connection c, Dialect dialect, List<MessageEntity> rows) throws SQLException {
+        int lobNull = lobNull(dialect);
         try (PreparedStatement ps = c.prepareStatement(dialect.sql("message.insert"))) {
             for (MessageEntity m : rows) {
-                int i = 1;
-                ps.setString(i++, m.msgid);
-                ps.setLong(i++, m.queueId);
-                ps.setLong(i++, m.queueTableId);
-                string(ps, i++, m.correlation);
-                ps.setInt(i++, m.priority);
-                ps.setInt(i++, m.state);
-                time(ps, i++, m.delay);
-                ps.setLong(i++, m.expiration);
-                if (m.timeManagerInfo == null) {
-                    ps.setNull(i++, Types.BIGINT);
-                } else {
-                    ps.setLong(i++, m.timeManagerInfo);
-                }
-                time(ps, i++, m.enqueueTime);
-                string(ps, i++, m.enqueueUser);
-                string(ps, i++, m.enqueueTransaction);
-                ps.setInt(i++, m.retryCount);
-                string(ps, i++, m.exceptionQueueSchema);
-                string(ps, i++, m.exceptionQueue);
-                string(ps, i++, m.senderName);
-                string(ps, i++, m.senderAddress);
-                if (m.senderProtocol == null) {
-                    ps.setNull(i++, Types.INTEGER);
-                } else {
-                    ps.setInt(i++, m.senderProtocol);
-                }
-                string(ps, i++, m.originalMsgid);
-                ps.setLong(i++, m.seq);
-                ps.setLong(i++, m.groupSeq);
-                ps.setLong(i++, m.orderMs);
-                bytes(ps, i++, m.userData, Types.VARBINARY);
-                bytes(ps, i++, m.userDataLob, lobNull);
-                bytes(ps, i++, m.userProperties, Types.VARBINARY);
+                bind(ps, 1, m, lobNull);
                 if (rows.size() == 1) {
                     ps.executeUpdate();
                 } else {
@@ -67,6 +68,94 @@ public final class MessageRows {
                 ps.executeBatch();
             }
         }
+    }
+
+    /**
+     * PostgreSQL: multi-row INSERTs, the savepoint set and released in the same statements (the
+     * driver sends a statement's parts in one round trip), so that an array of up to
+     * {@link #MAX_ROWS_PER_STATEMENT} messages costs one round trip instead of three (savepoint,
+     * batch, release) and the server plans one statement instead of one per row. A failed part
+     * skips the rest (the release too): the savepoint is then rolled back to and released.
+     */
+    private static void insertInRoundTrips(Connection c, Dialect dialect, List<MessageEntity> rows, boolean atomic)
+            throws SQLException {
+        int lobNull = lobNull(dialect);
+        String one = dialect.sql("message.insert");
+        boolean marked = false;
+        try {
+            for (int done = 0; done < rows.size();) {
+                int count = Math.min(rows.size() - done, MAX_ROWS_PER_STATEMENT);
+                String sql = Statements.rows(one, count);
+                if (atomic && done == 0) {
+                    sql = dialect.sql("message.savepoint") + "; " + sql;
+                }
+                boolean last = done + count == rows.size();
+                if (atomic && last) {
+                    sql = sql + "; " + dialect.sql("message.releaseSavepoint");
+                }
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    int i = 1;
+                    for (int r = done; r < done + count; r++) {
+                        i = bind(ps, i, rows.get(r), lobNull);
+                    }
+                    marked = atomic;
+                    ps.execute();
+                    marked &= !last; // released: nothing to undo any more
+                }
+                done += count;
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (marked) {
+                try (Statement s = c.createStatement()) {
+                    s.execute(dialect.sql("message.undoToSavepoint"));
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static int lobNull(Dialect dialect) {
+        return "derby".equals(dialect.database()) ? Types.BLOB : Types.VARBINARY;
+    }
+
+    /** Binds the columns of {@code m} from parameter {@code i} on, in message.insert's order; returns the next parameter. */
+    private static int bind(PreparedStatement ps, int i, MessageEntity m, int lobNull) throws SQLException {
+        ps.setString(i++, m.msgid);
+        ps.setLong(i++, m.queueId);
+        ps.setLong(i++, m.queueTableId);
+        string(ps, i++, m.correlation);
+        ps.setInt(i++, m.priority);
+        ps.setInt(i++, m.state);
+        time(ps, i++, m.delay);
+        ps.setLong(i++, m.expiration);
+        if (m.timeManagerInfo == null) {
+            ps.setNull(i++, Types.BIGINT);
+        } else {
+            ps.setLong(i++, m.timeManagerInfo);
+        }
+        time(ps, i++, m.enqueueTime);
+        string(ps, i++, m.enqueueUser);
+        string(ps, i++, m.enqueueTransaction);
+        ps.setInt(i++, m.retryCount);
+        string(ps, i++, m.exceptionQueueSchema);
+        string(ps, i++, m.exceptionQueue);
+        string(ps, i++, m.senderName);
+        string(ps, i++, m.senderAddress);
+        if (m.senderProtocol == null) {
+            ps.setNull(i++, Types.INTEGER);
+        } else {
+            ps.setInt(i++, m.senderProtocol);
+        }
+        string(ps, i++, m.originalMsgid);
+        ps.setLong(i++, m.seq);
+        ps.setLong(i++, m.groupSeq);
+        ps.setLong(i++, m.orderMs);
+        bytes(ps, i++, m.userData, Types.VARBINARY);
+        bytes(ps, i++, m.userDataLob, lobNull);
+        bytes(ps, i++, m.userProperties, Types.VARBINARY);
+        return i;
     }
 
     /**

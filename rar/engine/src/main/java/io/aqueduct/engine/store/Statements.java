@@ -35,6 +35,9 @@ import java.util.regex.Pattern;
  * read there ({@code selection.take}).</li>
  * </ul>
  *
+ * <p>An INSERT that ends in its row's {@code VALUES (?, ...)} can write several rows at once:
+ * {@link #rows(String, int)} repeats the row.
+ *
  * <p>State codes are never written into the text: a statement says {@code STATE = ?} and the caller
  * binds {@code MessageState.READY.code()} or {@code ConsumerStates.READY}.
  */
@@ -91,6 +94,24 @@ public final class Statements {
             throw new IllegalArgumentException("Need {ids} and at least one id, not " + count + ": " + sql);
         }
         return sql.replace("{ids}", "?, ".repeat(count - 1) + "?");
+    }
+
+    /**
+     * {@code sql}, an INSERT that ends in its one row's {@code VALUES (?, ...)}, made to insert
+     * {@code count} (at least 1) rows: the row's parameter list repeated.
+     */
+    public static String rows(String sql, int count) {
+        int values = sql.lastIndexOf(" VALUES (");
+        if (count < 1 || values < 0 || !sql.endsWith(")")) {
+            throw new IllegalArgumentException("Need an INSERT ending in VALUES (...) and at least one row, not " + count
+                    + ": " + sql);
+        }
+        String row = sql.substring(values + " VALUES ".length());
+        StringBuilder out = new StringBuilder(sql.length() + (row.length() + 2) * (count - 1)).append(sql);
+        for (int i = 1; i < count; i++) {
+            out.append(", ").append(row);
+        }
+        return out.toString();
     }
 
     private String resolve(String name) {

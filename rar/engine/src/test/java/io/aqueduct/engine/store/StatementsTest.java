@@ -106,6 +106,18 @@ class StatementsTest {
         assertThatThrownBy(() -> derby.sql("time.nextDueMessage", 5)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> Statements.ids("SELECT 1", 2)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Statements.ids("IN ({ids})", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Statements.rows("SELECT 1", 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Statements.rows("INSERT INTO T (A) VALUES (?)", 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void an_insert_of_one_row_is_made_one_of_several_rows() {
+        assertThat(Statements.rows("INSERT INTO T (A, B) VALUES (?, ?)", 3))
+                .isEqualTo("INSERT INTO T (A, B) VALUES (?, ?), (?, ?), (?, ?)");
+        assertThat(Statements.rows("INSERT INTO T (A, B) VALUES (?, ?)", 1)).isEqualTo("INSERT INTO T (A, B) VALUES (?, ?)");
+        String one = DIALECTS.get(1).sql("message.insert");
+        String row = one.substring(one.lastIndexOf(" VALUES (") + " VALUES ".length());
+        assertThat(Statements.rows(one, 2)).isEqualTo(one + ", " + row);
     }
 
     @Test
