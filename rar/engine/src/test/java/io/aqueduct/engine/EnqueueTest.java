@@ -687,6 +687,30 @@ class EnqueueTest extends EngineFixture {
     }
 
     @Test
+    void an_array_enqueue_the_store_refuses_part_way_through_writes_none_of_it_and_leaves_earlier_work_alone()
+            throws Exception {
+        textQueue();
+        // the store itself refuses message 90 of 100: after the rows before it were written (a check of the test's own)
+        try (Connection c = sql(); java.sql.Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE AQ_MESSAGE ADD CONSTRAINT TEST_REFUSED CHECK (CORRID IS NULL OR CORRID <> 'refused')");
+        }
+        QueueSession s = session();
+        MessageId before = s.enqueue("Q", Message.of("before"));
+        List<Message> batch = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            batch.add(Message.of("m" + i, MessageProperties.create().correlation(i == 90 ? "refused" : "C" + i)));
+        }
+        expectError(AqError.STORE_FAILURE, () -> s.enqueueArray("Q", EnqueueOptions.create(), batch));
+        List<MessageId> after = s.enqueueArray("Q", EnqueueOptions.create(), batch.subList(0, 90));
+        s.commit();
+
+        assertThat(viewCount("QT")).isEqualTo(91);
+        assertThat(s.dequeue("Q", noWait()).id()).isEqualTo(before);
+        assertThat(s.dequeueArray("Q", noWait(), 100)).extracting(Message::id).containsExactlyElementsOf(after);
+        s.commit();
+    }
+
+    @Test
     void an_immediate_array_enqueue_is_visible_at_once() {
         textQueue();
         QueueSession producer = session();
