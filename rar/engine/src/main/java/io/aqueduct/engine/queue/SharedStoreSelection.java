@@ -7,6 +7,7 @@ import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.MessageRows;
+import io.aqueduct.engine.store.Statements;
 import io.aqueduct.engine.store.StoreConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -105,7 +106,7 @@ final class SharedStoreSelection implements DequeueSelection {
 
     private QueueRuntime.Pick pickById(Connection c, QueueMeta meta, QueueRuntime.Request r, MessageEntity[] claimed)
             throws SQLException {
-        List<ReadyEntry> rows = page(c, meta, r, null, null, null, r.msgid());
+        List<ReadyEntry> rows = page(c, meta, r, null, null, null, r.msgid(), PAGE);
         if (rows.isEmpty()) {
             return new QueueRuntime.Nothing();
         }
@@ -131,7 +132,7 @@ final class SharedStoreSelection implements DequeueSelection {
                         if (!page.hasNext() && more) {
                             List<ReadyEntry> next;
                             try {
-                                next = page(c, meta, r, last, onlyGroup, notGroup, null);
+                                next = page(c, meta, r, last, onlyGroup, notGroup, null, PAGE);
                             } catch (SQLException e) {
                                 throw new ReadFailed(e);
                             }
@@ -253,6 +254,9 @@ final class SharedStoreSelection implements DequeueSelection {
      * {@link Dialect#takes()}), as a hand-written SKIP LOCKED queue does.
      */
     List<QueueRuntime.Taken> take(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
+        if (!dialect.takesInOneStatement()) {
+            return takeByKeys(meta, sc, after, now, max);
+        }
         String sortOrder = meta.table().sortOrder().name();
         boolean ready = meta.availableState() == MessageState.READY.code();
         List<String> parts = new ArrayList<>();
@@ -294,6 +298,75 @@ final class SharedStoreSelection implements DequeueSelection {
         return out;
     }
 
+    /**
+     * The take where a locking scan would lock more than it returns (InnoDB): the head read without
+     * locks (a page of at least {@code max}), then its first {@code max} candidates claimed by key in
+     * one statement ({@code selection.claimMessages}: each row locked only if no other transaction
+     * holds it and its attempt is not on record) and consumed by key in one batch; when another
+     * transaction holds them all, the next ones of the page, then the next page. Four round trips
+     * for a whole array, as the raw SKIP LOCKED queue's select and delete.
+     */
+    private List<QueueRuntime.Taken> takeByKeys(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
+        QueueRuntime.Request r = new QueueRuntime.Request(null, null, DequeueMode.REMOVE, Navigation.NEXT_MESSAGE, after,
+                null, null, null, now, sc);
+        int pageSize = Math.max(max, PAGE);
+        List<QueueRuntime.Taken> out = new ArrayList<>();
+        sc.jdbc(c -> {
+            ReadyEntry from = after;
+            while (out.isEmpty()) {
+                List<ReadyEntry> page = page(c, meta, r, from, null, null, null, pageSize);
+                for (int i = 0; i < page.size() && out.isEmpty(); i += max) {
+                    claimAndConsume(c, meta, page.subList(i, Math.min(i + max, page.size())), out);
+                }
+                if (page.size() < pageSize) {
+                    break; // the end of the queue
+                }
+                from = page.get(page.size() - 1);
+            }
+        });
+        Comparator<ReadyEntry> order = ReadyEntry.order(meta.table().sortOrder());
+        out.sort((a, b) -> order.compare(a.entry(), b.entry())); // the claim returns them in key order
+        return out;
+    }
+
+    private void claimAndConsume(Connection c, QueueMeta meta, List<ReadyEntry> candidates, List<QueueRuntime.Taken> out)
+            throws SQLException {
+        List<QueueRuntime.Taken> claimed = new ArrayList<>(candidates.size());
+        try (PreparedStatement ps = c.prepareStatement(Statements.ids(dialect.sql("selection.claimMessages"), candidates.size()))) {
+            int i = 1;
+            for (ReadyEntry e : candidates) {
+                ps.setString(i++, e.msgid);
+            }
+            ps.setInt(i++, meta.availableState());
+            ps.setString(i++, "/");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    claimed.add(taken(rs));
+                }
+            }
+        }
+        if (claimed.isEmpty()) {
+            return;
+        }
+        // one delete by key per message, in one batch: a DELETE ... IN (...) may scan (a small table) and
+        // wait for the rows other transactions hold, as InnoDB locks what a delete reads
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("selection.consumeClaimed"))) {
+            for (QueueRuntime.Taken t : claimed) {
+                ps.setString(1, t.entry().msgid);
+                ps.addBatch();
+            }
+            int n = 0;
+            for (int count : ps.executeBatch()) {
+                n += count == java.sql.Statement.SUCCESS_NO_INFO ? 1 : count;
+            }
+            if (n != claimed.size()) {
+                // locked by this transaction a moment ago: nothing else can have removed them
+                throw new SQLException("Consumed " + n + " of the " + claimed.size() + " messages this transaction claimed");
+            }
+        }
+        out.addAll(claimed);
+    }
+
     private static QueueRuntime.Taken taken(ResultSet rs) throws SQLException {
         MessageEntity m = MessageRows.read(rs);
         boolean expires = m.timeManagerInfo != null && m.state == MessageState.READY.code();
@@ -309,7 +382,7 @@ final class SharedStoreSelection implements DequeueSelection {
      * locking scan could see a ledger older than a rollback it meets).
      */
     private List<ReadyEntry> page(Connection c, QueueMeta meta, QueueRuntime.Request r, ReadyEntry after,
-            Long onlyGroup, Long notGroup, String msgid) throws SQLException {
+            Long onlyGroup, Long notGroup, String msgid, int limit) throws SQLException {
         String sortOrder = meta.table().sortOrder().name();
         boolean consumerPart = r.consumer() != null;
         List<String> sql = new ArrayList<>();
@@ -339,7 +412,7 @@ final class SharedStoreSelection implements DequeueSelection {
         } else if (notGroup != null) {
             sql.add(dialect.sql("selection.candidates.notInGroup"));
         }
-        sql.add(dialect.sql("selection.candidates.order." + sortOrder, PAGE));
+        sql.add(dialect.sql("selection.candidates.order." + sortOrder, limit));
         try (PreparedStatement ps = c.prepareStatement(String.join(" ", sql))) {
             int i = 1;
             if (consumerPart) {

@@ -101,11 +101,20 @@ public interface Dialect {
     }
 
     /**
-     * Can a plain REMOVE dequeue be a take ({@code selection.take}): lock, remove and read the head of
-     * the queue in one statement that locks only the rows it returns? Otherwise (InnoDB locks every
-     * row a locking scan reads) candidates are read without locks and claimed by key.
+     * Can a plain REMOVE dequeue be a take: lock, remove and read up to an array's worth of messages
+     * at the head of the queue in a few statements, whatever the array's size (shared stores)?
+     * Otherwise (the ready index) it claims one message at a time.
      */
     default boolean takes() {
+        return false;
+    }
+
+    /**
+     * Is the take one statement ({@code selection.take}) that locks only the rows it returns? Where
+     * it is not (InnoDB locks every row a locking scan reads, the next one too), the head is read
+     * without locks and claimed by key ({@code selection.claimMessages}, {@code selection.consumeClaimed}).
+     */
+    default boolean takesInOneStatement() {
         return false;
     }
 

@@ -199,6 +199,11 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
+    public boolean takes() {
+        return true; // by key: selection.claimMessages, selection.consumeClaimed
+    }
+
+    @Override
     public NodeSignals signals(NodeIdentity node, DirectSignals.Config config) {
         DirectSignals direct = config.off() ? null : new DirectSignals(node, config, DirectSignals.hostOf(settings.url()));
         return new CoalescingSignals(node, direct) {

@@ -54,6 +54,11 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    public boolean takesInOneStatement() {
+        return true;
+    }
+
+    @Override
     public boolean rowComparisonRanges() {
         return true;
     }
