@@ -63,6 +63,7 @@ public abstract class EngineFixture {
         if (TestStore.CURRENT.shared()) {
             builder.dialect(TestStore.CURRENT.emptyStore()).defaultSchema("APP");
         } else {
+            DerbyTemplate.copyTo(databaseName); // empty and migrated: the engine opens it without the migration's DDL
             builder.derbyInMemory(databaseName);
         }
         engine = builder.start();
