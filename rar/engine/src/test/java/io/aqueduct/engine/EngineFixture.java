@@ -61,7 +61,7 @@ public abstract class EngineFixture {
         databaseName = "aqtest" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
         AqueductEngine.Builder builder = AqueductEngine.builder().clock(clock).user("TESTER").timeManager(backgroundLoops());
         if (TestStore.CURRENT.shared()) {
-            builder.dialect(TestStore.CURRENT.emptyStore()).defaultSchema("APP");
+            builder.dialect(TestStore.CURRENT.migratedStore()).defaultSchema("APP");
         } else {
             DerbyTemplate.copyTo(databaseName); // empty and migrated: the engine opens it without the migration's DDL
             builder.derbyInMemory(databaseName);
