@@ -17,9 +17,10 @@ import java.util.stream.Stream;
  *
  * <p>Each test still gets a database of its own, empty and at the current schema, exactly as the
  * engine's own migration leaves a new database (the copy is of a database that
- * {@link DerbyDialect#migrateSchema} brought from nothing, as the engine does at start). What it saves is
- * that migration's DDL, most of the store's part of a Derby test's set-up (measured: about 0.2 s of CPU a test). The engine's
- * start on an empty database stays proven by the tests that open their own (StoreSchemaTest and others).
+ * {@link DerbyDialect#migrateSchema} brought from nothing, as the engine does at start). What it
+ * saves is that migration's DDL, most of the store's part of a Derby test's set-up (measured: about
+ * 0.2 s of CPU a test). The engine's start on an empty database stays proven by the tests that open
+ * their own (StoreSchemaTest and others).
  */
 final class DerbyTemplate {
     private static Path backup;
