@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
 
 /**
  * Helpers for multi-consumer queues: the per-consumer rows of the AQ$ view read with plain SQL,
@@ -68,14 +69,28 @@ abstract class MultiConsumerFixture extends EngineFixture {
 
     // ------------------------------------------------------------------ the AQ$ view, with plain SQL
 
+    /** The connection of {@link #query}, opened at its first use, closed after the test (before its store goes). */
+    private Connection reader;
+
     /**
      * A plain SQL query, READ UNCOMMITTED: a transaction a test keeps open neither blocks it nor
-     * hides what it wrote.
+     * hides what it wrote. The test's queries share one connection (autocommit: each reads the store
+     * as it is then): a snapshot per call of a fuzz test would otherwise open thousands.
      */
     protected List<Map<String, Object>> query(String sqlText, Object... args) throws SQLException {
-        try (Connection c = sql()) {
-            c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
-            return query(c, sqlText, args);
+        if (reader == null) {
+            reader = sql();
+            reader.setAutoCommit(true);
+            reader.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+        }
+        return query(reader, sqlText, args);
+    }
+
+    @AfterEach
+    void closeReader() throws SQLException {
+        if (reader != null) {
+            reader.close();
+            reader = null;
         }
     }
 
