@@ -173,6 +173,9 @@ final class TestStore {
                     + " FROM INFORMATION_SCHEMA.STATISTICS WHERE TABLE_SCHEMA = 'APP'"));
             lines.addAll(query(c, "SELECT CONSTRAINT_NAME, TABLE_NAME, COLUMN_NAME, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME"
                     + " FROM INFORMATION_SCHEMA.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = 'APP'"));
+            // a test's own check (EnqueueTest adds one) is a difference too
+            lines.addAll(query(c, "SELECT CONSTRAINT_NAME, TABLE_NAME, CHECK_CLAUSE FROM INFORMATION_SCHEMA.CHECK_CONSTRAINTS"
+                    + " WHERE CONSTRAINT_SCHEMA = 'APP'"));
         } else {
             lines.addAll(query(c, "SELECT TABLENAME, INDEXDEF FROM PG_INDEXES WHERE SCHEMANAME = 'APP'"));
             lines.addAll(query(c, "SELECT CON.CONNAME, PG_GET_CONSTRAINTDEF(CON.OID) FROM PG_CONSTRAINT CON"

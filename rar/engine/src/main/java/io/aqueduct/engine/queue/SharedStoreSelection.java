@@ -349,7 +349,9 @@ final class SharedStoreSelection implements DequeueSelection {
             return;
         }
         // one delete by key per message, in one batch: a DELETE ... IN (...) may scan (a small table) and
-        // wait for the rows other transactions hold, as InnoDB locks what a delete reads
+        // wait for the rows other transactions hold, as InnoDB locks what a delete reads. By key it
+        // deletes only rows this transaction locked a moment ago and waits for nobody: what can fail
+        // half-way is the connection, and the transaction goes with it
         try (PreparedStatement ps = c.prepareStatement(dialect.sql("selection.consumeClaimed"))) {
             for (QueueRuntime.Taken t : claimed) {
                 ps.setString(1, t.entry().msgid);
