@@ -110,9 +110,9 @@ public final class QueueRuntime {
     }
 
     /**
-     * Can plain REMOVE dequeues {@link #take} here: lock, consume and read the head of the queue in
-     * one statement? On a shared store whose database locks only the rows such a statement returns
-     * ({@link Dialect#takes()}); the ready index claims in memory.
+     * Can plain REMOVE dequeues {@link #take} here: lock, consume and read up to an array's worth at
+     * the head of the queue in a few statements? On a shared store ({@link Dialect#takes()}); the
+     * ready index claims in memory.
      */
     public boolean takes() {
         return selection instanceof SharedStoreSelection shared && shared.takes();

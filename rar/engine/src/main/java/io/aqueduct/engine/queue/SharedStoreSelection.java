@@ -250,8 +250,8 @@ final class SharedStoreSelection implements DequeueSelection {
     /**
      * The take ({@code selection.take}): locks up to {@code max} messages at the head of the queue
      * (after {@code after}), passing by those another transaction holds or whose attempt is on
-     * record, consumes them and returns their rows in dequeue order, in one statement (where
-     * {@link Dialect#takes()}), as a hand-written SKIP LOCKED queue does.
+     * record, consumes them and returns their rows in dequeue order, as a hand-written SKIP LOCKED
+     * queue does: in one statement where {@link Dialect#takesInOneStatement()}, else by key.
      */
     List<QueueRuntime.Taken> take(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
         if (!dialect.takesInOneStatement()) {
