@@ -26,18 +26,45 @@ class CoalescingSignalsTest {
                 (proxy, method, args) -> method.getReturnType() == boolean.class ? false : null);
     }
 
+    /** Signals over no database: connections that do nothing, a LISTEN that hears nothing; the test says how a batch goes out. */
+    private abstract static class Unconnected extends CoalescingSignals {
+        private final CountDownLatch nothingArrives = new CountDownLatch(1);
+        /** The threads the loops run on. */
+        final List<Thread> loops = new CopyOnWriteArrayList<>();
+
+        @Override
+        protected Connection connect() {
+            return noConnection();
+        }
+
+        @Override
+        protected void subscribe(Connection c) {
+        }
+
+        @Override
+        protected void receive(Connection c, long millis, LongConsumer receiver) {
+            try {
+                nothingArrives.await(millis, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Starts the loops, each on a thread of its own (as the engine's background does). */
+        void start() {
+            start(id -> { }, (name, task) -> {
+                Thread t = new Thread(task, name);
+                loops.add(t);
+                t.start();
+            });
+        }
+    }
+
     @Test
     void a_send_loop_that_throws_starts_again_and_later_signals_go_out() {
         AtomicInteger sends = new AtomicInteger();
         List<Set<Long>> sent = new CopyOnWriteArrayList<>();
-        List<Thread> loops = new CopyOnWriteArrayList<>();
-        CountDownLatch nothingArrives = new CountDownLatch(1);
-        CoalescingSignals signals = new CoalescingSignals() {
-            @Override
-            protected Connection connect() {
-                return noConnection();
-            }
-
+        Unconnected signals = new Unconnected() {
             @Override
             protected void send(Connection c, Set<Long> queueIds) {
                 if (sends.getAndIncrement() == 0) {
@@ -45,25 +72,9 @@ class CoalescingSignalsTest {
                 }
                 sent.add(Set.copyOf(queueIds));
             }
-
-            @Override
-            protected void subscribe(Connection c) {
-            }
-
-            @Override
-            protected void receive(Connection c, long millis, LongConsumer receiver) {
-                try {
-                    nothingArrives.await(millis, TimeUnit.MILLISECONDS); // a LISTEN that hears nothing
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
         };
-        signals.start(id -> { }, (name, task) -> {
-            Thread t = new Thread(task, name);
-            loops.add(t);
-            t.start();
-        });
+        signals.start();
+        List<Thread> loops = signals.loops;
         assertThat(loops).as("both loops run where the engine runs its loops").hasSize(2);
         signals.publish(1); // lost to the failure: a lost signal costs latency only
         await().atMost(Duration.ofSeconds(5)).until(() -> sends.get() >= 1);
@@ -80,17 +91,10 @@ class CoalescingSignalsTest {
     void while_datagrams_reach_every_node_the_database_signal_goes_out_at_most_every_100_ms_and_loses_no_queue() {
         List<Long> sentAt = new CopyOnWriteArrayList<>();
         Set<Long> sentIds = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        List<Thread> loops = new CopyOnWriteArrayList<>();
-        CountDownLatch nothingArrives = new CountDownLatch(1);
-        CoalescingSignals signals = new CoalescingSignals() {
+        Unconnected signals = new Unconnected() {
             @Override
             protected boolean allDirect() {
                 return true; // as the registry says when every live node has a signal address
-            }
-
-            @Override
-            protected Connection connect() {
-                return noConnection();
             }
 
             @Override
@@ -98,25 +102,8 @@ class CoalescingSignalsTest {
                 sentAt.add(System.nanoTime());
                 sentIds.addAll(queueIds);
             }
-
-            @Override
-            protected void subscribe(Connection c) {
-            }
-
-            @Override
-            protected void receive(Connection c, long millis, LongConsumer receiver) {
-                try {
-                    nothingArrives.await(millis, TimeUnit.MILLISECONDS); // a LISTEN that hears nothing
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
         };
-        signals.start(id -> { }, (name, task) -> {
-            Thread t = new Thread(task, name);
-            loops.add(t);
-            t.start();
-        });
+        signals.start();
         long start = System.nanoTime();
         for (long queue = 1; queue <= 300; queue++) { // a busy node: one commit after the other, on 300 queues
             signals.publish(queue);
@@ -129,6 +116,6 @@ class CoalescingSignalsTest {
             assertThat(TimeUnit.NANOSECONDS.toMillis(sentAt.get(i) - sentAt.get(i - 1))).isGreaterThanOrEqualTo(CoalescingSignals.FALLBACK_MS);
         }
         signals.close();
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(loops).noneMatch(Thread::isAlive));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(signals.loops).noneMatch(Thread::isAlive));
     }
 }
