@@ -302,9 +302,9 @@ final class SharedStoreSelection implements DequeueSelection {
      * The take where a locking scan would lock more than it returns (InnoDB): the head read without
      * locks (a page of at least {@code max}), then its first {@code max} candidates claimed by key in
      * one statement ({@code selection.claimMessages}: each row locked only if no other transaction
-     * holds it and its attempt is not on record) and consumed by key in one batch; when another
-     * transaction holds them all, the next ones of the page, then the next page. Four round trips
-     * for a whole array, as the raw SKIP LOCKED queue's select and delete.
+     * holds it and its attempt is not on record) and consumed by key in one batch; as many of the
+     * next ones as other transactions held, then the next page, until the array is full or the
+     * queue ends. Four round trips for a whole array, as the raw SKIP LOCKED queue's select and delete.
      */
     private List<QueueRuntime.Taken> takeByKeys(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
         QueueRuntime.Request r = new QueueRuntime.Request(null, null, DequeueMode.REMOVE, Navigation.NEXT_MESSAGE, after,
@@ -313,10 +313,12 @@ final class SharedStoreSelection implements DequeueSelection {
         List<QueueRuntime.Taken> out = new ArrayList<>();
         sc.jdbc(c -> {
             ReadyEntry from = after;
-            while (out.isEmpty()) {
+            while (out.size() < max) {
                 List<ReadyEntry> page = page(c, meta, r, from, null, null, null, pageSize);
-                for (int i = 0; i < page.size() && out.isEmpty(); i += max) {
-                    claimAndConsume(c, meta, page.subList(i, Math.min(i + max, page.size())), out);
+                for (int i = 0; i < page.size() && out.size() < max;) {
+                    int n = Math.min(max - out.size(), page.size() - i); // what others hold, the next ones make up for
+                    claimAndConsume(c, meta, page.subList(i, i + n), out);
+                    i += n;
                 }
                 if (page.size() < pageSize) {
                     break; // the end of the queue
