@@ -137,15 +137,20 @@ public interface Dialect {
     }
 
     /**
-     * Reserves {@code blocks} blocks of message sequence numbers at once (one round trip where the
-     * database allows); returns their first numbers, ascending (shared stores).
+     * Reserves {@code blocks} blocks of message sequence numbers at once, in one round trip; returns
+     * their first numbers, ascending (shared stores).
      */
     default long[] reserveSequenceBlocks(Connection c, int blocks) throws SQLException {
-        long[] first = new long[blocks];
-        for (int i = 0; i < blocks; i++) {
-            first[i] = reserveSequenceBlock(c);
-        }
-        return first;
+        throw new UnsupportedOperationException("one JVM counts its own sequence");
+    }
+
+    /**
+     * Does an array enqueue go in as multi-row INSERTs, the savepoint set and released in the same
+     * round trip ({@code message.savepoint}, {@code Statements.rows})? Otherwise as one JDBC batch
+     * between a savepoint and its release.
+     */
+    default boolean insertsArraysInOneRoundTrip() {
+        return false;
     }
 
     /** How many numbers {@link #reserveSequenceBlock} reserves at a time. */

@@ -30,7 +30,7 @@ public final class MessageRows {
      * may leave some of them written.
      */
     public static void insert(Connection c, Dialect dialect, List<MessageEntity> rows, boolean atomic) throws SQLException {
-        if (rows.size() > 1 && "postgresql".equals(dialect.database())) {
+        if (rows.size() > 1 && dialect.insertsArraysInOneRoundTrip()) {
             insertInRoundTrips(c, dialect, rows, atomic);
             return;
         }
@@ -71,8 +71,9 @@ public final class MessageRows {
     }
 
     /**
-     * PostgreSQL: multi-row INSERTs, the savepoint set and released in the same statements (the
-     * driver sends a statement's parts in one round trip), so that an array of up to
+     * Where {@link Dialect#insertsArraysInOneRoundTrip()} (PostgreSQL): multi-row INSERTs, the
+     * savepoint set and released in the same statements (the driver sends a statement's parts in
+     * one round trip), so that an array of up to
      * {@link #MAX_ROWS_PER_STATEMENT} messages costs one round trip instead of three (savepoint,
      * batch, release) and the server plans one statement instead of one per row. A failed part
      * skips the rest (the release too): the savepoint is then rolled back to and released.

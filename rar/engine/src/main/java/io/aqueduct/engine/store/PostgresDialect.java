@@ -59,6 +59,11 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    public boolean insertsArraysInOneRoundTrip() {
+        return true; // the driver sends a statement's parts together; MariaDB's sends a batch as one bulk command anyway
+    }
+
+    @Override
     public boolean rowComparisonRanges() {
         return true;
     }
