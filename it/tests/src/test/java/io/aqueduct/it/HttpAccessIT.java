@@ -1,0 +1,492 @@
+package io.aqueduct.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.awaitility.Awaitility;
+import org.glassfish.embeddable.CommandResult;
+import org.glassfish.embeddable.CommandRunner;
+import org.glassfish.internal.api.Globals;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.xml.sax.InputSource;
+
+/**
+ * AQ over HTTP as a client sees it: the BooksOnLine EAR's aqueduct.war at /aqueduct in embedded Payara, a real
+ * HTTP client with BASIC authentication against the file realm. The XML servlet with the seed's own AQXmlSend and
+ * AQXmlReceive envelopes (queue names adapted), transactions that span requests of an HTTP session, the JSON REST
+ * API, authentication, and hostile input (XXE, billion laughs, oversized and malformed bodies). One deployment for
+ * all; its transaction timeout set to 3 s so that the idle rollback shows within the test.
+ */
+@ExtendWith(ArquillianExtension.class)
+class HttpAccessIT {
+    static final String BASE = "http://localhost:" + Integer.getInteger("it.http.port", 18181) + "/aqueduct";
+    static final String SERVLET = "/aqserv/servlet";
+    static final String AQ = "http://ns.oracle.com/AQ/schemas/access";
+    static final String SOAP = "http://schemas.xmlsoap.org/soap/envelope/";
+    static final int TRANSACTION_TIMEOUT_SECONDS = 3;
+    static final int MAX_BODY = 65_536;
+
+    @Deployment(name = "aqueduct-http", testable = false)
+    static EnterpriseArchive booksOnLine() {
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class,
+                AqueductContainerIT.DEPLOYMENTS.resolve("aqueduct-booksonline.ear").toFile());
+        // the limits the tests exercise, set as an operator would: the WAR's context parameters
+        WebArchive war = ear.getAsType(WebArchive.class, "aqueduct.war");
+        try (InputStream in = war.get("WEB-INF/web.xml").getAsset().openStream()) {
+            String xml = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace("<param-value>180</param-value>", "<param-value>" + TRANSACTION_TIMEOUT_SECONDS + "</param-value>")
+                    .replace("<param-value>1048576</param-value>", "<param-value>" + MAX_BODY + "</param-value>");
+            war.setWebXML(new StringAsset(xml));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return ear;
+    }
+
+    /** john may use AQ over HTTP (group aqueduct-http); mallory is a user of the realm without that role. */
+    @BeforeAll
+    static void users() throws IOException {
+        CommandRunner runner = Globals.getDefaultHabitat().getService(CommandRunner.class);
+        for (String[] user : new String[][] {{"john", "aqueduct-http"}, {"mallory", "staff"}}) {
+            // as asadmin takes it: the password from a password file, never on the command line
+            java.nio.file.Path passwordFile = java.nio.file.Files.createTempFile("aqueduct-http-user", ".txt");
+            java.nio.file.Files.writeString(passwordFile, "AS_ADMIN_USERPASSWORD=secret-" + user[0] + "\n");
+            CommandResult r = runner.run("create-file-user", "--groups", user[1], "--passwordfile", passwordFile.toString(), user[0]);
+            assertThat(r.getExitStatus()).as("create-file-user " + user[0] + ": " + r.getOutput() + " " + r.getFailureCause())
+                    .isEqualTo(CommandResult.ExitStatus.SUCCESS);
+        }
+    }
+
+    // ------------------------------------------------------------------ the XML servlet (IDAP)
+
+    @Test
+    void theSeedsSendAndReceiveEnvelopesEnqueueAndDequeueTheOrder() {
+        Client john = Client.as("john");
+        String send = resource("aqxmlsend-seed.xml");
+        Document sent = john.soap(send, 200);
+        Element response = only(sent, AQ, "AQXmlSendResponse");
+        assertThat(text(response, "status_code")).isEqualTo("0");
+        assertThat(text(response, "destination")).isEqualTo("HTTP.OE_bookedorders_que");
+        assertThat(text(response, "message_id")).matches("[0-9A-F]{32}");
+        // a second order, the one the seed's receive selects (correlation RUSH)
+        String rushId = text(john.soap(send.replace("<correlation>ORDER1</correlation>", "<correlation>RUSH</correlation>"), 200),
+                "message_id");
+
+        Document received = john.soap(resource("aqxmlreceive-seed.xml"), 200);
+        Element r = only(received, AQ, "AQXmlReceiveResponse");
+        assertThat(text(r, "status_code")).isEqualTo("0");
+        assertThat(text(r, "message_count")).isEqualTo("1");
+        assertThat(text(r, "message_id")).isEqualTo(rushId);
+        assertThat(text(r, "correlation")).isEqualTo("RUSH");
+        assertThat(text(r, "priority")).isEqualTo("1");
+        assertThat(text(r, "agent_name")).isEqualTo("john");
+        assertThat(text(r, "delivery_count")).isEqualTo("0");
+        // the payload as the sender wrote it, the envelope's namespace not part of it
+        Element order = only(received, null, "ORDER_TYP");
+        assertThat(text(order, "ORDERNO")).isEqualTo("100");
+        assertThat(text(order, "CUSTID")).isEqualTo("JOHN");
+        assertThat(order.getElementsByTagName("ITEMS_ITEM").getLength()).isEqualTo(2);
+
+        // committed: nothing more with RUSH for East_Shipping; ORDER1 is still there
+        assertThat(text(john.soap(resource("aqxmlreceive-seed.xml"), 200), "message_count")).isEqualTo("0");
+        assertThat(text(john.soap(resource("aqxmlreceive-seed.xml").replace(">RUSH<", ">ORDER1<"), 200), "correlation"))
+                .isEqualTo("ORDER1");
+    }
+
+    @Test
+    void workWithoutCommitIsHeldForTheHttpSessionUntilItsCommitOrRollback() {
+        Client producer = Client.as("john");
+        Client consumer = Client.as("john");
+        String kept = text(producer.soap(sendText("HTTP.TEXT_Q", "kept", false), 200), "message_id");
+        assertThat(receiveText(consumer, "HTTP.TEXT_Q")).as("not visible before the commit").isEmpty();
+        String second = text(producer.soap(sendText("HTTP.TEXT_Q", "kept too", false), 200), "message_id");
+        Element committed = only(producer.soap(envelope("<AQXmlCommit xmlns=\"" + AQ + "\"/>"), 200), AQ, "AQXmlCommitResponse");
+        assertThat(text(committed, "status_code")).isEqualTo("0");
+        assertThat(receiveText(consumer, "HTTP.TEXT_Q")).containsExactly(kept + "=kept");
+        assertThat(receiveText(consumer, "HTTP.TEXT_Q")).containsExactly(second + "=kept too");
+
+        producer.soap(sendText("HTTP.TEXT_Q", "rolled back", false), 200);
+        only(producer.soap(envelope("<AQXmlRollback xmlns=\"" + AQ + "\"/>"), 200), AQ, "AQXmlRollbackResponse");
+        assertThat(receiveText(consumer, "HTTP.TEXT_Q")).isEmpty();
+    }
+
+    @Test
+    void aHeldTransactionIdleForTheTimeoutIsRolledBackAndItsClientToldSo() {
+        Client producer = Client.as("john");
+        producer.soap(sendText("HTTP.TIMEOUT_Q", "forgotten", false), 200);
+        Awaitility.await("the idle transaction rolled back").pollDelay(Duration.ofSeconds(TRANSACTION_TIMEOUT_SECONDS + 2))
+                .atMost(Duration.ofSeconds(TRANSACTION_TIMEOUT_SECONDS + 10)).untilAsserted(() -> {
+                    Document fault = producer.soap(envelope("<AQXmlCommit xmlns=\"" + AQ + "\"/>"), 500);
+                    assertThat(text(fault, "faultstring")).contains("rolled back after " + TRANSACTION_TIMEOUT_SECONDS + " s");
+                });
+        assertThat(receiveText(Client.as("john"), "HTTP.TIMEOUT_Q")).isEmpty();
+        // the session goes on with a new transaction
+        producer.soap(sendText("HTTP.TIMEOUT_Q", "next", true), 200);
+        assertThat(receiveText(Client.as("john"), "HTTP.TIMEOUT_Q")).singleElement().asString().endsWith("=next");
+    }
+
+    @Test
+    void eachPayloadTypeTravelsInItsDocumentedForm() {
+        Client john = Client.as("john");
+        byte[] bytes = {0, 1, 2, (byte) 0xff, '<', '&'};
+        String raw = Base64.getEncoder().encodeToString(bytes);
+        john.soap(send("HTTP.RAW_Q", "<raw>" + raw + "</raw>", true), 200);
+        assertThat(text(john.soap(receive("HTTP.RAW_Q", null), 200), "raw")).isEqualTo(raw);
+        john.soap(send("HTTP.JSON_Q", "<json>{\"order\": 7, \"lines\": [1, 2]}</json>", true), 200);
+        assertThat(text(john.soap(receive("HTTP.JSON_Q", null), 200), "json")).isEqualTo("{\"order\": 7, \"lines\": [1, 2]}");
+
+        // the wrong form for the queue: 25215, nothing enqueued
+        Document fault = john.soap(send("HTTP.RAW_Q", "<text>not bytes</text>", true), 500);
+        assertThat(text(fault, "error_code")).isEqualTo("25215");
+        assertThat(text(fault, "faultstring")).contains("<raw> with base64");
+        assertThat(text(john.soap(receive("HTTP.RAW_Q", null), 200), "message_count")).isEqualTo("0");
+    }
+
+    @Test
+    void anAqErrorIsASoapFaultWithItsNumberAndSentence() {
+        Document fault = Client.as("john").soap(sendText("HTTP.NO_SUCH_Q", "x", true), 500);
+        assertThat(text(fault, "faultcode")).isEqualTo("soap:Client");
+        assertThat(text(fault, "error_code")).isEqualTo("24010");
+        assertThat(text(fault, "faultstring")).startsWith("AQ-24010: ").contains("NO_SUCH_Q");
+    }
+
+    @Test
+    void everyMalformedRequestIsAFaultNamingWhatIsWrong() {
+        Client john = Client.as("john");
+        record Case(String body, String says) {
+        }
+        String aq = " xmlns=\"" + AQ + "\"";
+        for (Case c : List.of(
+                new Case("this is not XML", "not well-formed XML (line 1"),
+                new Case("<Envelope><Body/></Envelope>", "must be a SOAP <Envelope>"),
+                new Case(envelope(""), "holds 0 elements"),
+                new Case(envelope("<AQXmlDance" + aq + "/>"), "<AQXmlDance> is not an operation"),
+                new Case(envelope("<AQXmlSend" + aq + "><producer_options><destination>HTTP.TEXT_Q</destination><colour>red</colour>"
+                        + "</producer_options></AQXmlSend>"), "<producer_options> has no element <colour>"),
+                new Case(envelope("<AQXmlSend" + aq + "><producer_options/></AQXmlSend>"), "<producer_options> needs a <destination>"),
+                new Case(envelope("<AQXmlSend" + aq + "><producer_options><destination>HTTP.TEXT_Q</destination></producer_options>"
+                        + "<message_set><message_count>2</message_count><message><message_payload><text>a</text></message_payload>"
+                        + "</message></message_set></AQXmlSend>"), "<message_count> says 2"),
+                new Case(send("HTTP.TEXT_Q", "<text>a</text>", true).replace("<priority>", "<priority>high"), "<priority> must be a whole number"),
+                new Case(receive("HTTP.TEXT_Q", null).replace("<wait_time>0</wait_time>", "<dequeue_mode>EAT</dequeue_mode>"),
+                        "<dequeue_mode> is 'EAT'"))) {
+            Document fault = john.soap(c.body(), 500);
+            assertThat(text(fault, "faultcode")).as(c.body()).isEqualTo("soap:Client");
+            assertThat(text(fault, "faultstring")).as(c.body()).contains(c.says());
+        }
+        assertThat(text(john.soap(receive("HTTP.TEXT_Q", null), 200), "message_count")).isEqualTo("0");
+    }
+
+    // ------------------------------------------------------------------ hostile input and authentication
+
+    @Test
+    void anExternalEntityIsRefusedWithoutReadingTheFile() {
+        String xxe = "<?xml version=\"1.0\"?><!DOCTYPE Envelope [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>"
+                + sendText("HTTP.TEXT_Q", "&xxe;", true).replaceFirst("<\\?xml[^>]*>", "");
+        HttpResponse<String> answer = Client.as("john").post(SERVLET, "text/xml", xxe);
+        assertThat(answer.statusCode()).isEqualTo(500);
+        assertThat(answer.body()).contains("document type").doesNotContain("root:");
+        assertThat(text(Client.as("john").soap(receive("HTTP.TEXT_Q", null), 200), "message_count")).isEqualTo("0");
+    }
+
+    @Test
+    void aBillionLaughsIsRefusedAtOnce() {
+        StringBuilder dtd = new StringBuilder("<!DOCTYPE Envelope [<!ENTITY lol \"lol\">");
+        dtd.append("<!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">");
+        for (int i = 2; i <= 9; i++) {
+            dtd.append("<!ENTITY lol").append(i).append(" \"").append(("&lol" + (i - 1) + ";").repeat(10)).append("\">");
+        }
+        dtd.append("]>");
+        String bomb = dtd + envelope("<AQXmlCommit xmlns=\"" + AQ + "\">&lol9;</AQXmlCommit>");
+        long start = System.nanoTime();
+        HttpResponse<String> answer = Client.as("john").post(SERVLET, "text/xml", bomb);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(answer.statusCode()).isEqualTo(500);
+        assertThat(answer.body()).contains("document type").doesNotContain("lollol");
+    }
+
+    @Test
+    void anOversizedBodyIsRefusedWith413WhetherItsLengthIsDeclaredOrNot() {
+        String big = sendText("HTTP.TEXT_Q", "x".repeat(MAX_BODY), true);
+        HttpResponse<String> declared = Client.as("john").post(SERVLET, "text/xml", big);
+        assertThat(declared.statusCode()).isEqualTo(413);
+        assertThat(declared.body()).contains("at most " + MAX_BODY + " are accepted");
+        HttpResponse<String> chunked = Client.as("john").send(SERVLET, "POST", "text/xml", HttpRequest.BodyPublishers.ofInputStream(
+                () -> new ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8))));
+        assertThat(chunked.statusCode()).isEqualTo(413);
+        assertThat(Client.as("john").post("/api/queues/HTTP.TEXT_Q/messages", "application/json",
+                "{\"payload\": \"" + "x".repeat(MAX_BODY) + "\"}").statusCode()).isEqualTo(413);
+        assertThat(text(Client.as("john").soap(receive("HTTP.TEXT_Q", null), 200), "message_count")).isEqualTo("0");
+    }
+
+    @Test
+    void withoutCredentialsItIs401AndWithoutTheRoleItIs403() {
+        for (String path : List.of(SERVLET, "/api/queues/HTTP.TEXT_Q/messages")) {
+            HttpResponse<String> anonymous = Client.anonymous().post(path, "text/xml", sendText("HTTP.TEXT_Q", "anon", true));
+            assertThat(anonymous.statusCode()).as(path).isEqualTo(401);
+            assertThat(anonymous.headers().firstValue("WWW-Authenticate")).as(path).hasValueSatisfying(v -> assertThat(v).startsWith("Basic"));
+            assertThat(new Client("john", "wrong").post(path, "text/xml", sendText("HTTP.TEXT_Q", "wrong", true)).statusCode())
+                    .as(path).isEqualTo(401);
+            assertThat(Client.as("mallory").post(path, "text/xml", sendText("HTTP.TEXT_Q", "mallory", true)).statusCode())
+                    .as(path).isEqualTo(403);
+        }
+        assertThat(text(Client.as("john").soap(receive("HTTP.TEXT_Q", null), 200), "message_count")).isEqualTo("0");
+    }
+
+    // ------------------------------------------------------------------ the JSON REST API
+
+    @Test
+    void restSendsBrowsesAndReceivesEachPayloadInItsForm() {
+        Client john = Client.as("john");
+        HttpResponse<String> sent = john.post("/api/queues/HTTP.JSON_Q/messages", "application/json",
+                "{\"payload\": {\"order\": 8, \"rush\": true}, \"priority\": 3, \"correlation\": \"R8\","
+                        + " \"properties\": {\"region\": \"WEST\", \"lines\": 2}}");
+        assertThat(sent.statusCode()).as(sent.body()).isEqualTo(201);
+        String id = jsonObject(sent.body()).getJsonArray("messageIds").getString(0);
+
+        HttpResponse<String> browsed = john.send("/api/queues/HTTP.JSON_Q/messages", "GET", null, HttpRequest.BodyPublishers.noBody());
+        assertThat(browsed.statusCode()).isEqualTo(200);
+        JsonObject seen = jsonObject(browsed.body()).getJsonArray("messages").getJsonObject(0);
+        assertThat(seen.getString("messageId")).isEqualTo(id);
+        assertThat(seen.getJsonObject("payload").getInt("order")).isEqualTo(8);
+
+        HttpResponse<String> received = john.post("/api/queues/HTTP.JSON_Q/receive?correlation=R8", null, "");
+        assertThat(received.statusCode()).as(received.body()).isEqualTo(200);
+        JsonObject m = jsonObject(received.body()).getJsonArray("messages").getJsonObject(0);
+        assertThat(m.getString("messageId")).isEqualTo(id);
+        assertThat(m.getInt("priority")).isEqualTo(3);
+        assertThat(m.getJsonObject("payload").getBoolean("rush")).isTrue();
+        assertThat(m.getJsonObject("properties").getString("region")).isEqualTo("WEST");
+        assertThat(m.getJsonObject("properties").getInt("lines")).isEqualTo(2);
+        assertThat(john.post("/api/queues/HTTP.JSON_Q/receive", null, "").statusCode()).as("nothing left").isEqualTo(204);
+
+        // several at once, bytes as base64
+        String raw = Base64.getEncoder().encodeToString(new byte[] {9, 8, 7});
+        assertThat(john.post("/api/queues/HTTP.RAW_Q/messages", "application/json",
+                "{\"messages\": [{\"payload\": \"" + raw + "\"}, {\"payload\": \"" + raw + "\"}]}").statusCode()).isEqualTo(201);
+        HttpResponse<String> both = john.post("/api/queues/HTTP.RAW_Q/receive?max=5", null, "");
+        assertThat(jsonObject(both.body()).getJsonArray("messages")).hasSize(2)
+                .allSatisfy(v -> assertThat(v.asJsonObject().getString("payload")).isEqualTo(raw));
+    }
+
+    @Test
+    void aRestTransactionCommitsOrRollsBackWhatItsRequestsDid() {
+        Client john = Client.as("john");
+        Client other = Client.as("john");
+        HttpResponse<String> begun = john.post("/api/transactions", null, "");
+        assertThat(begun.statusCode()).isEqualTo(201);
+        String tx = jsonObject(begun.body()).getString("transaction");
+        assertThat(begun.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/api/transactions/" + tx));
+        assertThat(john.post("/api/queues/HTTP.TEXT_Q/messages?transaction=" + tx, "application/json", "{\"payload\": \"one\"}")
+                .statusCode()).isEqualTo(201);
+        assertThat(john.post("/api/queues/HTTP.TEXT_Q/messages?transaction=" + tx, "application/json", "{\"payload\": \"two\"}")
+                .statusCode()).isEqualTo(201);
+        assertThat(other.post("/api/queues/HTTP.TEXT_Q/receive", null, "").statusCode()).as("uncommitted").isEqualTo(204);
+        assertThat(john.post("/api/transactions/" + tx + "/commit", null, "").statusCode()).isEqualTo(204);
+        assertThat(jsonObject(other.post("/api/queues/HTTP.TEXT_Q/receive?max=10", null, "").body()).getJsonArray("messages"))
+                .extracting(v -> v.asJsonObject().getString("payload")).containsExactly("one", "two");
+        assertThat(john.post("/api/transactions/" + tx + "/commit", null, "").statusCode()).as("ended").isEqualTo(404);
+
+        // a rolled-back transaction: its receive undone (the message back in the queue), its send never happened
+        assertThat(john.post("/api/queues/HTTP.TEXT_Q/messages", "application/json", "{\"payload\": \"back\"}").statusCode())
+                .isEqualTo(201);
+        String rolledBack = jsonObject(john.post("/api/transactions", null, "").body()).getString("transaction");
+        assertThat(jsonObject(john.post("/api/queues/HTTP.TEXT_Q/receive?transaction=" + rolledBack, null, "").body())
+                .getJsonArray("messages").getJsonObject(0).getString("payload")).isEqualTo("back");
+        assertThat(john.post("/api/queues/HTTP.TEXT_Q/messages?transaction=" + rolledBack, "application/json",
+                "{\"payload\": \"never\"}").statusCode()).isEqualTo(201);
+        assertThat(john.send("/api/transactions/" + rolledBack, "DELETE", null, HttpRequest.BodyPublishers.noBody()).statusCode())
+                .isEqualTo(204);
+        assertThat(jsonObject(other.post("/api/queues/HTTP.TEXT_Q/receive?max=10", null, "").body()).getJsonArray("messages"))
+                .extracting(v -> v.asJsonObject().getString("payload")).containsExactly("back");
+    }
+
+    @Test
+    void restRefusesBadInputWithTheAqErrorAndAStatus() {
+        Client john = Client.as("john");
+        record Case(String path, String body, int status, int error, String says) {
+        }
+        for (Case c : List.of(
+                new Case("/api/queues/HTTP.NO_SUCH_Q/messages", "{\"payload\": \"x\"}", 404, 24010, "NO_SUCH_Q"),
+                new Case("/api/queues/HTTP.TEXT_Q/messages", "{\"payload\": \"x\", \"colour\": 1}", 400, 24097, "no field \"colour\""),
+                new Case("/api/queues/HTTP.TEXT_Q/messages", "{\"payload\": ", 400, 24097, "not the JSON"),
+                new Case("/api/queues/HTTP.TEXT_Q/messages", "{\"payload\": \"x\", \"priority\": \"high\"}", 400, 24097, "whole number"),
+                new Case("/api/queues/HTTP.TEXT_Q/messages", "{\"payload\": 5}", 400, 25215, "JSON string"),
+                new Case("/api/queues/HTTP.RAW_Q/messages", "{\"payload\": \"%%%\"}", 400, 25215, "base64"),
+                new Case("/api/queues/HTTP.TEXT_Q/receive?mode=EAT", "", 400, 24097, "mode is 'EAT'"),
+                new Case("/api/queues/HTTP.TEXT_Q/receive?transaction=nope", "", 404, 25400, "no open transaction"))) {
+            HttpResponse<String> r = john.post(c.path(), "application/json", c.body());
+            assertThat(r.statusCode()).as(c + " answered " + r.body()).isEqualTo(c.status());
+            JsonObject error = jsonObject(r.body());
+            assertThat(error.getInt("error")).as(c.toString()).isEqualTo(c.error());
+            assertThat(error.getString("message")).as(c.toString()).contains(c.says());
+        }
+        assertThat(john.post("/api/queues/HTTP.TEXT_Q/receive", null, "").statusCode()).isEqualTo(204);
+        assertThat(john.post("/api/queues/HTTP.RAW_Q/receive", null, "").statusCode()).isEqualTo(204);
+    }
+
+    // ------------------------------------------------------------------ envelopes
+
+    static String envelope(String operation) {
+        return "<?xml version=\"1.0\"?><Envelope xmlns=\"" + SOAP + "\"><Body>" + operation + "</Body></Envelope>";
+    }
+
+    static String sendText(String queue, String text, boolean commit) {
+        return send(queue, "<text>" + text + "</text>", commit);
+    }
+
+    static String send(String queue, String payload, boolean commit) {
+        return envelope("<AQXmlSend xmlns=\"" + AQ + "\"><producer_options><destination>" + queue + "</destination>"
+                + "</producer_options><message_set><message_count>1</message_count><message><message_number>1</message_number>"
+                + "<message_header><priority>2</priority></message_header><message_payload>" + payload
+                + "</message_payload></message></message_set>" + (commit ? "<AQXmlCommit/>" : "") + "</AQXmlSend>");
+    }
+
+    static String receive(String queue, String consumer) {
+        return envelope("<AQXmlReceive xmlns=\"" + AQ + "\"><consumer_options><destination>" + queue + "</destination>"
+                + (consumer == null ? "" : "<consumer_name>" + consumer + "</consumer_name>")
+                + "<wait_time>0</wait_time></consumer_options><AQXmlCommit/></AQXmlReceive>");
+    }
+
+    /** Receives (and commits) one message: ["<id>=<text>"], or [] when there is none. */
+    static List<String> receiveText(Client client, String queue) {
+        Document d = client.soap(receive(queue, null), 200);
+        List<String> out = new ArrayList<>();
+        if (!"0".equals(text(d, "message_count"))) {
+            out.add(text(d, "message_id") + "=" + text(d, "text"));
+        }
+        return out;
+    }
+
+    static String resource(String name) {
+        try (InputStream in = HttpAccessIT.class.getResourceAsStream("/http/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Element only(Document d, String ns, String name) {
+        var list = ns == null ? d.getElementsByTagName(name) : d.getElementsByTagNameNS(ns, name);
+        assertThat(list.getLength()).as("<" + name + "> in " + serialize(d)).isEqualTo(1);
+        return (Element) list.item(0);
+    }
+
+    static String text(Document d, String localName) {
+        return text(d.getDocumentElement(), localName);
+    }
+
+    static String text(Element e, String localName) {
+        var list = e.getElementsByTagNameNS("*", localName);
+        if (list.getLength() == 0) {
+            list = e.getElementsByTagName(localName);
+        }
+        assertThat(list.getLength()).as("<" + localName + "> in " + serialize(e.getOwnerDocument())).isGreaterThan(0);
+        return list.item(0).getTextContent();
+    }
+
+    static String serialize(Document d) {
+        try {
+            var w = new java.io.StringWriter();
+            javax.xml.transform.TransformerFactory.newDefaultInstance().newTransformer()
+                    .transform(new javax.xml.transform.dom.DOMSource(d), new javax.xml.transform.stream.StreamResult(w));
+            return w.toString();
+        } catch (javax.xml.transform.TransformerException e) {
+            return String.valueOf(d);
+        }
+    }
+
+    static JsonObject jsonObject(String body) {
+        try (var reader = Json.createReader(new StringReader(body))) {
+            return reader.readObject();
+        }
+    }
+
+    static JsonArray jsonArray(JsonObject o, String name) {
+        return o.getJsonArray(name);
+    }
+
+    /** An HTTP client of one user with its own cookies (its own HTTP session). */
+    static final class Client {
+        private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        private final String authorization;
+
+        Client(String user, String password) {
+            this.authorization = user == null ? null
+                    : "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        }
+
+        static Client as(String user) {
+            return new Client(user, "secret-" + user);
+        }
+
+        static Client anonymous() {
+            return new Client(null, null);
+        }
+
+        Document soap(String envelope, int expectedStatus) {
+            HttpResponse<String> r = post(SERVLET, "text/xml; charset=UTF-8", envelope);
+            assertThat(r.statusCode()).as("answer to " + envelope + ":\n" + r.body()).isEqualTo(expectedStatus);
+            assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/xml"));
+            try {
+                DocumentBuilderFactory f = DocumentBuilderFactory.newDefaultInstance();
+                f.setNamespaceAware(true);
+                return f.newDocumentBuilder().parse(new InputSource(new StringReader(r.body())));
+            } catch (Exception e) {
+                throw new AssertionError("not XML: " + r.body(), e);
+            }
+        }
+
+        HttpResponse<String> post(String path, String contentType, String body) {
+            return send(path, "POST", contentType, HttpRequest.BodyPublishers.ofString(body));
+        }
+
+        HttpResponse<String> send(String path, String method, String contentType, HttpRequest.BodyPublisher body) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(BASE + path)).timeout(Duration.ofSeconds(60))
+                    .method(method, body);
+            if (contentType != null) {
+                b.header("Content-Type", contentType);
+            }
+            if (authorization != null) {
+                b.header("Authorization", authorization);
+            }
+            try {
+                return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                throw new UncheckedIOException(method + " " + path + " failed", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

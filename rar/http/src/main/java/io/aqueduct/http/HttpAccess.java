@@ -1,0 +1,117 @@
+package io.aqueduct.http;
+
+import io.aqueduct.api.AqConnectionFactory;
+import io.aqueduct.api.QueueSession;
+import io.aqueduct.http.transaction.HeldTransactions;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.annotation.WebListener;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * The WAR's composition root: its settings, the connection factory its sessions come from, the transactions held
+ * between requests (rolled back when idle by a task on the container's managed scheduler) and the payload types of
+ * the queues it has seen. One per deployment, in the servlet context.
+ */
+@WebListener
+public final class HttpAccess implements ServletContextListener {
+    private static final Logger LOG = Logger.getLogger(HttpAccess.class.getName());
+    private static final String ATTRIBUTE = HttpAccess.class.getName();
+    /** The EAR's application-scoped factory (ear/.../application.xml), then the server-wide one (server-config). */
+    static final List<String> FACTORY_NAMES = List.of("java:app/aqueduct/QueueSessions", "aqueduct/QueueSessions");
+
+    private HttpAccessSettings settings;
+    private AqConnectionFactory factory;
+    private HeldTransactions transactions;
+    private PayloadTypes payloadTypes;
+    private ScheduledFuture<?> sweeper;
+
+    public static HttpAccess of(ServletContext context) {
+        return (HttpAccess) context.getAttribute(ATTRIBUTE);
+    }
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        ServletContext context = event.getServletContext();
+        settings = HttpAccessSettings.of(context);
+        factory = lookUpFactory();
+        transactions = new HeldTransactions(settings.transactionTimeout(), settings.maxTransactionsPerUser(), Clock.systemUTC(),
+                lookUp(ManagedThreadFactory.class, "java:comp/DefaultManagedThreadFactory"));
+        payloadTypes = new PayloadTypes(Clock.systemUTC());
+        long period = Math.max(1, Math.min(10, settings.transactionTimeout().toSeconds() / 4));
+        sweeper = lookUp(ManagedScheduledExecutorService.class, "java:comp/DefaultManagedScheduledExecutorService")
+                .scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.SECONDS);
+        context.setAttribute(ATTRIBUTE, this);
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        if (sweeper != null) {
+            sweeper.cancel(false);
+        }
+        if (transactions != null) {
+            transactions.rollBackAll();
+        }
+    }
+
+    private void sweep() {
+        try {
+            transactions.sweep();
+        } catch (RuntimeException e) {
+            // the next run tries again; a sweeper that died would leave transactions open forever
+            LOG.log(Level.WARNING, "Aqueduct HTTP: rolling back idle transactions failed", e);
+        }
+    }
+
+    private AqConnectionFactory lookUpFactory() {
+        List<String> names = settings.connectionFactory() != null ? List.of(settings.connectionFactory()) : FACTORY_NAMES;
+        List<String> failures = new ArrayList<>();
+        for (String name : names) {
+            try {
+                return (AqConnectionFactory) new InitialContext().lookup(name);
+            } catch (NamingException | ClassCastException e) {
+                failures.add(name + ": " + e);
+            }
+        }
+        throw new IllegalStateException("Aqueduct HTTP found no queue connection factory " + failures
+                + ": deploy it in the BooksOnLine EAR, beside the standalone resource adapter with the resources of"
+                + " server-config/aqueduct-setup.asadmin, or name the factory in context parameter "
+                + HttpAccessSettings.PREFIX + "connectionFactory.");
+    }
+
+    private static <T> T lookUp(Class<T> type, String name) {
+        try {
+            return type.cast(new InitialContext().lookup(name));
+        } catch (NamingException e) {
+            throw new IllegalStateException("Aqueduct HTTP needs the container's " + name + ": " + e, e);
+        }
+    }
+
+    public HttpAccessSettings settings() {
+        return settings;
+    }
+
+    public HeldTransactions transactions() {
+        return transactions;
+    }
+
+    public PayloadTypes payloadTypes() {
+        return payloadTypes;
+    }
+
+    /** A queue session working as {@code user}: the engine checks that user's privileges. */
+    public QueueSession openSession(String user) {
+        return factory.openSession(user);
+    }
+}
