@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
 /**
@@ -22,7 +22,8 @@ public final class HeldTransaction {
     private final String user;
     private final ExecutorService worker;
     private final QueueSession session;
-    private final ReentrantLock inUse = new ReentrantLock();
+    /** Not a ReentrantLock: "in use" belongs to a request, not a thread (the sweeper must not re-enter it). */
+    private final Semaphore inUse = new Semaphore(1);
     private volatile Instant lastUsed;
     private volatile boolean ended;
 
@@ -77,12 +78,12 @@ public final class HeldTransaction {
     }
 
     boolean tryLock() {
-        return inUse.tryLock();
+        return inUse.tryAcquire();
     }
 
     void unlock(Instant now) {
         lastUsed = now;
-        inUse.unlock();
+        inUse.release();
     }
 
     Instant lastUsed() {
