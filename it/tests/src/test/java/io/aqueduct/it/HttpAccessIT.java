@@ -353,6 +353,21 @@ class HttpAccessIT {
         assertThat(john.post("/api/queues/HTTP.RAW_Q/receive", null, "").statusCode()).isEqualTo(204);
     }
 
+    @Test
+    void aRequestFromAnotherSitesPageIsRefusedAndOneFromThisServerIsNot() {
+        Client john = Client.as("john");
+        for (String path : List.of(SERVLET, "/api/queues/HTTP.TEXT_Q/receive")) {
+            HttpResponse<String> forged = john.send(path, "POST", "text/plain", HttpRequest.BodyPublishers.ofString(
+                    sendText("HTTP.TEXT_Q", "forged", true)), "Origin", "http://evil.example");
+            assertThat(forged.statusCode()).as(path + ": " + forged.body()).isEqualTo(403);
+            assertThat(forged.body()).contains("another site");
+        }
+        String own = "http://localhost:" + Integer.getInteger("it.http.port", 18181);
+        assertThat(john.send("/api/queues/HTTP.TEXT_Q/messages", "POST", "application/json",
+                HttpRequest.BodyPublishers.ofString("{\"payload\": \"own page\"}"), "Origin", own).statusCode()).isEqualTo(201);
+        assertThat(receiveText(john, "HTTP.TEXT_Q")).singleElement().asString().endsWith("=own page");
+    }
+
     // ------------------------------------------------------------------ envelopes
 
     static String envelope(String operation) {
@@ -470,9 +485,13 @@ class HttpAccessIT {
             return send(path, "POST", contentType, HttpRequest.BodyPublishers.ofString(body));
         }
 
-        HttpResponse<String> send(String path, String method, String contentType, HttpRequest.BodyPublisher body) {
+        HttpResponse<String> send(String path, String method, String contentType, HttpRequest.BodyPublisher body,
+                String... headers) {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(BASE + path)).timeout(Duration.ofSeconds(60))
                     .method(method, body);
+            if (headers.length > 0) {
+                b.headers(headers);
+            }
             if (contentType != null) {
                 b.header("Content-Type", contentType);
             }

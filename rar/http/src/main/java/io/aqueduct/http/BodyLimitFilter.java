@@ -21,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * body is read here, at most limit + 1 bytes, and handed on from memory. The answer is a SOAP fault on the XML
  * servlet's path and a JSON error on the REST API's.
  */
-@WebFilter(urlPatterns = {"/aqserv/*", "/api/*"})
+@WebFilter(filterName = "BodyLimit", urlPatterns = {"/aqserv/*", "/api/*"})
 public final class BodyLimitFilter extends HttpFilter {
     private static final long serialVersionUID = 1L;
 
