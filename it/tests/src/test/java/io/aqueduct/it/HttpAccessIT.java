@@ -154,6 +154,53 @@ class HttpAccessIT {
     }
 
     @Test
+    void aPublishWithRecipientsReachesOnlyThemAndAReceiveSelectsByMessageIdOrCondition() {
+        Client john = Client.as("john");
+        String message = "<message><message_header><correlation>P1</correlation><priority>%d</priority><recipient_list>"
+                + "<recipient><agent_name>WEST_SHIPPING</agent_name></recipient></recipient_list></message_header>"
+                + "<message_payload><ORDER_TYP><ORDERNO>%d</ORDERNO></ORDER_TYP></message_payload></message>";
+        Document published = john.soap(envelope("<AQXmlPublish xmlns=\"" + AQ + "\"><producer_options><destination>"
+                + "HTTP.OE_BOOKEDORDERS_QUE</destination></producer_options><message_set><message_count>2</message_count>"
+                + message.formatted(1, 201) + message.formatted(5, 202) + "</message_set><AQXmlCommit/></AQXmlPublish>"), 200);
+        Element result = only(published, AQ, "publish_result");
+        var ids = result.getElementsByTagNameNS(AQ, "message_id");
+        assertThat(ids.getLength()).isEqualTo(2);
+        String second = ids.item(1).getTextContent();
+
+        String receive = "<AQXmlReceive xmlns=\"" + AQ + "\"><consumer_options><destination>HTTP.OE_BOOKEDORDERS_QUE</destination>"
+                + "<consumer_name>%s</consumer_name><wait_time>0</wait_time><selector>%s</selector></consumer_options>"
+                + "<AQXmlCommit/></AQXmlReceive>";
+        assertThat(text(john.soap(envelope(receive.formatted("EAST_SHIPPING", "<correlation>P1</correlation>")), 200),
+                "message_count")).as("not a recipient").isEqualTo("0");
+        Document byId = john.soap(envelope(receive.formatted("WEST_SHIPPING", "<message_id>" + second + "</message_id>")), 200);
+        assertThat(text(byId, "message_id")).isEqualTo(second);
+        assertThat(text(byId, "ORDERNO")).isEqualTo("202");
+        Document byCondition = john.soap(envelope(receive.formatted("WEST_SHIPPING", "<condition>priority = 1</condition>")), 200);
+        assertThat(text(byCondition, "ORDERNO")).isEqualTo("201");
+        assertThat(text(john.soap(envelope(receive.formatted("WEST_SHIPPING", "<correlation>P1</correlation>")), 200),
+                "message_count")).isEqualTo("0");
+    }
+
+    @Test
+    void severalMessagesGoInOneSendAndComeInOneBatchedReceive() {
+        Client john = Client.as("john");
+        StringBuilder set = new StringBuilder("<message_count>3</message_count>");
+        for (int i = 1; i <= 3; i++) {
+            set.append("<message><message_number>").append(i).append("</message_number><message_payload><text>batch ")
+                    .append(i).append("</text></message_payload></message>");
+        }
+        Document sent = john.soap(envelope("<AQXmlSend xmlns=\"" + AQ + "\"><producer_options><destination>HTTP.TEXT_Q"
+                + "</destination></producer_options><message_set>" + set + "</message_set><AQXmlCommit/></AQXmlSend>"), 200);
+        assertThat(sent.getElementsByTagNameNS(AQ, "message_id").getLength()).isEqualTo(3);
+        Document received = john.soap(envelope("<AQXmlReceive xmlns=\"" + AQ + "\"><consumer_options><destination>HTTP.TEXT_Q"
+                + "</destination><wait_time>0</wait_time><batch_size>5</batch_size></consumer_options><AQXmlCommit/></AQXmlReceive>"), 200);
+        assertThat(text(received, "message_count")).isEqualTo("3");
+        var texts = received.getElementsByTagNameNS(AQ, "text");
+        assertThat(List.of(texts.item(0).getTextContent(), texts.item(1).getTextContent(), texts.item(2).getTextContent()))
+                .containsExactly("batch 1", "batch 2", "batch 3");
+    }
+
+    @Test
     void eachPayloadTypeTravelsInItsDocumentedForm() {
         Client john = Client.as("john");
         byte[] bytes = {0, 1, 2, (byte) 0xff, '<', '&'};
