@@ -28,8 +28,11 @@ import javax.naming.NamingException;
 public final class HttpAccess implements ServletContextListener {
     private static final Logger LOG = Logger.getLogger(HttpAccess.class.getName());
     private static final String ATTRIBUTE = HttpAccess.class.getName();
-    /** The EAR's application-scoped factory (ear/.../application.xml), then the server-wide one (server-config). */
-    static final List<String> FACTORY_NAMES = List.of("java:app/aqueduct/QueueSessions", "aqueduct/QueueSessions");
+    /**
+     * The EAR's application-scoped factory (ear/.../application.xml), then aqueduct-standalone.war's reference to the
+     * server-wide one (server-config/aqueduct-setup.asadmin).
+     */
+    static final List<String> FACTORY_NAMES = List.of("java:app/aqueduct/QueueSessions", "java:comp/env/aqueduct/QueueSessions");
 
     private HttpAccessSettings settings;
     private AqConnectionFactory factory;

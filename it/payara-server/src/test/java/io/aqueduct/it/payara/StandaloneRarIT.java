@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
  * server-config/aqueduct-setup.asadmin} from the project root, and the sample's standalone WAR
  * (ejb-samples/booksonline-war/target/booksonline.war) taking orders on those resources. Then the other documented
  * way to the same resources: the script's resources deleted, {@code asadmin add-resources
- * server-config/glassfish-resources.xml}, and the WAR takes orders again.
+ * server-config/glassfish-resources.xml}, and the WAR takes orders again. Last, AQ over HTTP beside the adapter:
+ * rar/http/target/aqueduct-standalone.war on the same resources, a realm user in the group aqueduct-http.
  *
  * <p>asadmin multimode reports success even when commands inside the file fail, so every resource the script and the
  * file should create is checked with the list-* commands.
@@ -134,6 +135,41 @@ class StandaloneRarIT {
         domain.asadminIn(ROOT, T, "deploy", WAR);
         log("resources added from glassfish-resources.xml, WAR deployed again");
         books.awaitDelivered(books.place(1, false).booked(), DELIVERY);
+    }
+
+    @Test
+    @Order(5)
+    void aqueductWarServesAqOverHttpBesideTheStandaloneAdapter() throws Exception {
+        // server-config/README.md, "AQ over HTTP: aqueduct.war"
+        domain.asadminIn(ROOT, T, "deploy", "--name", "aqueduct", "--contextroot", "aqueduct", "rar/http/target/aqueduct-standalone.war");
+        Path password = WORK.resolve("http-user.txt");
+        Files.writeString(password, "AS_ADMIN_USERPASSWORD=secret-john\n");
+        domain.asadmin(T, "--passwordfile", password.toString(), "create-file-user", "--groups", "aqueduct-http", "john");
+        log("aqueduct.war deployed, user john created");
+        String base = "http://localhost:" + domain.httpPort() + "/aqueduct";
+        String basic = "Basic " + java.util.Base64.getEncoder().encodeToString("john:secret-john".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+
+        // the REST API browses a queue of the server-wide resources as john
+        java.net.http.HttpResponse<String> browsed = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(base + "/api/queues/SHIP.SHIP_BOOKEDORDERS_QUE/messages")).header("Authorization", basic)
+                .timeout(Duration.ofSeconds(60)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(browsed.statusCode()).as(browsed.body()).isEqualTo(200);
+        assertThat(browsed.body()).startsWith("{\"messages\":[");
+        // the XML servlet answers an unknown queue with AQ's number in a SOAP fault
+        String envelope = "<Envelope xmlns=\"http://schemas.xmlsoap.org/soap/envelope/\"><Body><AQXmlReceive"
+                + " xmlns=\"http://ns.oracle.com/AQ/schemas/access\"><consumer_options><destination>NO.SUCH_Q</destination>"
+                + "<wait_time>0</wait_time></consumer_options><AQXmlCommit/></AQXmlReceive></Body></Envelope>";
+        java.net.http.HttpResponse<String> fault = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(base + "/aqserv/servlet")).header("Authorization", basic).header("Content-Type", "text/xml")
+                .timeout(Duration.ofSeconds(60)).POST(java.net.http.HttpRequest.BodyPublishers.ofString(envelope)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(fault.statusCode()).isEqualTo(500);
+        assertThat(fault.body()).contains("<aq:error_code>24010</aq:error_code>");
+        // and nothing without credentials
+        assertThat(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/aqserv/servlet"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(envelope)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
     }
 
     /** Every pool and resource of aqueduct-setup.asadmin / glassfish-resources.xml, as the list-* commands show them. */
