@@ -235,6 +235,7 @@ class HttpAccessIT {
                 new Case("this is not XML", "not well-formed XML (line 1"),
                 new Case("<Envelope><Body/></Envelope>", "must be a SOAP <Envelope>"),
                 new Case(envelope(""), "holds 0 elements"),
+                new Case(send("HTTP.TEXT_Q", "<a>".repeat(1_000) + "</a>".repeat(1_000), true), "exceeds the limit"),
                 new Case(envelope("<AQXmlDance" + aq + "/>"), "<AQXmlDance> is not an operation"),
                 new Case(envelope("<AQXmlSend" + aq + "><producer_options><destination>HTTP.TEXT_Q</destination><colour>red</colour>"
                         + "</producer_options></AQXmlSend>"), "<producer_options> has no element <colour>"),

@@ -24,10 +24,12 @@ import org.xml.sax.SAXParseException;
  * XML from the network, read without trusting it: no document type declaration at all (so no entity, internal or
  * external, can be declared, expanded or fetched: XXE and "billion laughs" fail at their DOCTYPE), no XInclude, no
  * external DTD or schema, the JDK's secure-processing limits, and the JDK's own parser and transformer whatever the
- * container puts first on the class path. The engine does the same for stored payloads; this WAR may use only the
+ * container puts first on the class path, and at most {@value #MAX_DEPTH} levels of nesting. The engine does the same for stored payloads; this WAR may use only the
  * API, so it has its own.
  */
 final class SafeXml {
+    /** The deepest element nesting accepted (an envelope with an XML payload needs some 10 levels more than the payload). */
+    static final int MAX_DEPTH = 500;
     private static final DocumentBuilderFactory FACTORY = factory();
     private static final TransformerFactory TRANSFORMERS = transformers();
 
@@ -45,6 +47,8 @@ final class SafeXml {
             f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
             f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            // a deeply nested document would overflow the stack of whatever walks it (copying a payload, writing XML)
+            f.setAttribute("http://www.oracle.com/xml/jaxp/properties/maxElementDepth", Integer.toString(MAX_DEPTH));
             f.setXIncludeAware(false);
             f.setExpandEntityReferences(false);
         } catch (ParserConfigurationException e) {
@@ -73,7 +77,18 @@ final class SafeXml {
     private static Document parse(InputSource source, String what) throws IOException {
         try {
             DocumentBuilder builder = FACTORY.newDocumentBuilder();
-            builder.setErrorHandler(null);
+            // the error comes back as the exception; the parser's default handler would also print it to stderr
+            builder.setErrorHandler(new org.xml.sax.helpers.DefaultHandler() {
+                @Override
+                public void error(SAXParseException e) throws SAXException {
+                    throw e;
+                }
+
+                @Override
+                public void fatalError(SAXParseException e) throws SAXException {
+                    throw e;
+                }
+            });
             return builder.parse(source);
         } catch (SAXParseException e) {
             String message = e.getMessage();
