@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -199,7 +200,7 @@ class HttpBenchIT {
                 // and that id must come out ids.size() times
                 expect(200, get("/aqueduct-probe/probe/enqueue?queue=HB.EJB_Q&size=" + SIZE + "&count=" + ids.size()
                         + "&text=" + ids.get(0)));
-                return java.util.Collections.nCopies(ids.size(), ids.get(0));
+                return Collections.nCopies(ids.size(), ids.get(0));
             }
 
             public List<String> receive(int k) {
