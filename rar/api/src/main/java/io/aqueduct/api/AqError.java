@@ -114,4 +114,19 @@ public final class AqError {
     public static final int OUT_OF_MEMORY = 4030;
     /** The session is closed or in a state that forbids the call. */
     public static final int SESSION_STATE = 25400;
+    /**
+     * The session's user lacks the privilege the operation needs (ORA-01031, "insufficient
+     * privileges"): nothing was done. The message names the privilege to grant.
+     */
+    public static final int INSUFFICIENT_PRIVILEGES = 1031;
+    /** A queue privilege to revoke was not granted to that grantee (ORA-01927, "cannot REVOKE privileges you did not grant"). */
+    public static final int PRIVILEGE_NOT_GRANTED = 1927;
+    /** A system privilege to revoke was not granted to that grantee (ORA-01952, "system privileges not granted to"). */
+    public static final int SYSTEM_PRIVILEGE_NOT_GRANTED = 1952;
+    /** No AQ agent of that name (ORA-24088, "AQ Agent does not exist"). */
+    public static final int AGENT_NOT_FOUND = 24088;
+    /** An AQ agent of that name exists already (ORA-24089, "AQ Agent already exists"). */
+    public static final int AGENT_EXISTS = 24089;
+    /** The agent is not mapped to that database user (ORA-24093, "AQ agent not granted privileges of database user"). */
+    public static final int AGENT_NOT_MAPPED = 24093;
 }

@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * <tr><td>{@value #STORE_MEMORY}</td><td>an in-memory Derby store of this name (tests)</td></tr>
  * <tr><td>{@value #STORE_URL}</td><td>the store at a JDBC URL: PostgreSQL, MariaDB (shared by several JVMs) or Derby</td></tr>
  * <tr><td>{@value #STORE_USER}, {@value #STORE_PASSWORD}</td><td>the database login for {@value #STORE_URL}</td></tr>
- * <tr><td>{@value #USER}</td><td>the AQ user of sessions that name none (default: the JVM's user.name)</td></tr>
+ * <tr><td>{@value #USER}</td><td>the AQ user of sessions that name none (default: the JVM's user.name); an administrator</td></tr>
+ * <tr><td>{@value #ADMINISTRATORS}</td><td>comma-separated users who hold every system privilege besides {@value #USER} (see docs/security.md)</td></tr>
  * <tr><td>{@value #SCHEMA}</td><td>the schema of queue names given without one (default: the store's)</td></tr>
  * <tr><td>{@value #MAX_PAYLOAD_BYTES}</td><td>the largest payload accepted, in stored bytes (default 64 MiB)</td></tr>
  * <tr><td>{@value #DESERIALIZATION_FILTER}</td><td>classes OBJECT payloads may (or may not) hold beyond the default, ObjectInputFilter syntax</td></tr>
@@ -39,6 +40,7 @@ public final class AqStores {
     public static final String STORE_USER = "aqueduct.store.user";
     public static final String STORE_PASSWORD = "aqueduct.store.password";
     public static final String USER = "aqueduct.user";
+    public static final String ADMINISTRATORS = "aqueduct.administrators";
     public static final String SCHEMA = "aqueduct.schema";
     public static final String MAX_PAYLOAD_BYTES = "aqueduct.maxPayloadBytes";
     public static final String DESERIALIZATION_FILTER = "aqueduct.deserializationFilter";
@@ -46,7 +48,7 @@ public final class AqStores {
 
     /** Every property a store understands. */
     public static final List<String> PROPERTIES = List.of(STORE_DIRECTORY, STORE_MEMORY, STORE_URL, STORE_USER,
-            STORE_PASSWORD, USER, SCHEMA, MAX_PAYLOAD_BYTES, DESERIALIZATION_FILTER, TIME_MANAGER);
+            STORE_PASSWORD, USER, ADMINISTRATORS, SCHEMA, MAX_PAYLOAD_BYTES, DESERIALIZATION_FILTER, TIME_MANAGER);
 
     private AqStores() {
     }
@@ -131,6 +133,10 @@ public final class AqStores {
                         + " at least 1; got '" + max + "'.");
             }
         }
+        String admins = out.get(ADMINISTRATORS);
+        if (admins != null) {
+            out.put(ADMINISTRATORS, String.join(",", administrators(admins)));
+        }
         String tm = out.get(TIME_MANAGER);
         if (tm != null) {
             String b = tm.toLowerCase(Locale.ROOT);
@@ -140,6 +146,29 @@ public final class AqStores {
             out.put(TIME_MANAGER, b);
         }
         return Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * A comma-separated list of administrators, checked: the names trimmed, none empty (a user name
+     * is compared upper-cased, as AQ compares unquoted names).
+     *
+     * @throws AqException 24097 naming the empty entry
+     */
+    public static List<String> administrators(String commaSeparated) {
+        List<String> out = new ArrayList<>();
+        if (commaSeparated == null || commaSeparated.isBlank()) {
+            return out;
+        }
+        for (String part : commaSeparated.split(",", -1)) {
+            String name = part.strip();
+            if (name.isEmpty()) {
+                throw new AqException(AqError.INVALID_VALUE, "The administrators '" + commaSeparated
+                        + "' have an empty name: separate user names by single commas.");
+            }
+            StorableText.check(name, "An administrator's name");
+            out.add(name);
+        }
+        return out;
     }
 
     /**

@@ -189,6 +189,68 @@ public interface QueueAdmin {
     /** The database links, by name (without passwords). */
     List<DatabaseLinkInfo> databaseLinks();
 
+    // ------------------------------------------------------------------ agents (DBMS_AQADM)
+
+    /**
+     * Creates an AQ agent: a name an Internet user (HTTP, mail) works under. Names are identifiers of
+     * at most 30 bytes, kept upper-case (44003 / 24019). An existing name: 24089.
+     */
+    void createAqAgent(String agent, boolean enableHttp, boolean enableSmtp);
+
+    /** Changes an agent's HTTP and mail access; null leaves one unchanged. Unknown agent: 24088. */
+    void alterAqAgent(String agent, Boolean enableHttp, Boolean enableSmtp);
+
+    /** Drops an agent and its database user mappings. Unknown agent: 24088. */
+    void dropAqAgent(String agent);
+
+    /**
+     * Lets an agent act as a database user (the AQ user of the sessions it opens): ENABLE_DB_ACCESS.
+     * Mapping it again changes nothing. Unknown agent: 24088.
+     */
+    void enableDbAccess(String agent, String dbUser);
+
+    /** Removes a mapping (DISABLE_DB_ACCESS). Unknown agent: 24088; not mapped to that user: 24093. */
+    void disableDbAccess(String agent, String dbUser);
+
+    /** Every agent with its database users (AQ$INTERNET_USERS), by name. */
+    List<AqAgentInfo> aqAgents();
+
+    // ------------------------------------------------------------------ privileges (DBMS_AQADM)
+
+    /**
+     * Grants ENQUEUE, DEQUEUE or ALL on a queue to a user or {@code PUBLIC} (everyone); with
+     * {@code grantOption} the grantee may grant it on. Granting needs the queue's ownership (a user
+     * named like its schema), MANAGE_ANY, an administrator, or the grant option on the privilege.
+     * Granting what was granted changes only the grant option (it is kept, or added).
+     *
+     * @throws AqException 24010 unknown queue; 44003 / 24019 a grantee that is not a name; 1031 the
+     *     granting user may not grant it
+     */
+    void grantQueuePrivilege(QueuePrivilege privilege, String queue, String grantee, boolean grantOption);
+
+    /**
+     * Revokes a queue privilege (ALL: both) from a grantee; it takes effect at once, on every node
+     * of a shared store. Revoking needs what granting needs, or to be the user who granted it.
+     *
+     * @throws AqException 24010 unknown queue; 1927 not granted to that grantee; 1031 may not revoke it
+     */
+    void revokeQueuePrivilege(QueuePrivilege privilege, String queue, String grantee);
+
+    /**
+     * Grants a system privilege to a user or {@code PUBLIC}; with {@code adminOption} the grantee may
+     * grant and revoke it in turn. Needs an administrator or the admin option (1031).
+     */
+    void grantSystemPrivilege(SystemPrivilege privilege, String grantee, boolean adminOption);
+
+    /** Revokes a system privilege, as granting needs. Not granted to that grantee: 1952. */
+    void revokeSystemPrivilege(SystemPrivilege privilege, String grantee);
+
+    /** Every queue grant (QUEUE_PRIVILEGES), by grantee, owner, queue and grantor. */
+    List<QueuePrivilegeInfo> queuePrivileges();
+
+    /** Every system privilege grant, by grantee and privilege. */
+    List<SystemPrivilegeInfo> systemPrivileges();
+
     QueueTableInfo queueTable(String queueTable);
 
     QueueInfo queue(String queue);

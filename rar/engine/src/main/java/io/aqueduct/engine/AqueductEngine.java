@@ -77,6 +77,7 @@ public final class AqueductEngine implements AqStore {
     private final SessionContext sessions;
     private final Branches branches;
     private final io.aqueduct.engine.propagation.DatabaseLinks links;
+    private final io.aqueduct.engine.security.Privileges privileges;
     private final io.aqueduct.engine.propagation.Propagator propagator;
     /** What this engine's store is (see {@link #storeIdentity}); null when started from a bare dialect. */
     private final String identity;
@@ -148,19 +149,29 @@ public final class AqueductEngine implements AqStore {
                         signals.publish(NodeSignals.CATALOG); // the other nodes' propagators look again
                     }
                 });
+        Runnable catalogChanged = signals == null ? null : () -> signals.publish(NodeSignals.CATALOG);
+        this.privileges = new io.aqueduct.engine.security.Privileges(own, catalog, defaultSchema, user, b.administrators,
+                catalogChanged);
         this.admin = new QueueAdministration(own, catalog, transformations, loader, timeManager, defaultSchema,
-                signals == null ? null : () -> signals.publish(NodeSignals.CATALOG), schedules, links);
-        catalog.refresher(() -> !closed && admin.refreshCatalog());
+                catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own));
+        catalog.refresher(() -> {
+            if (closed || !admin.refreshCatalog()) {
+                return false;
+            }
+            privileges.reload(); // a grant or revoke on another node takes effect here
+            return true;
+        });
         Ids ids = new Ids(node, own);
         this.sessions = new SessionContext(store, catalog, transformations, clock, ids, defaultSchema,
                 new SessionContext.Limits(b.maxPayloadBytes, b.deserializationFilter), completion, branches,
-                attemptJournal, attemptLedger, admin, () -> closed);
+                attemptJournal, attemptLedger, admin, privileges, () -> closed);
         this.propagator = new io.aqueduct.engine.propagation.Propagator(own, catalog, clock, node, dialect.shared(),
                 this::openSession, links, transformations, b.deserializationFilter, branches.inDoubtMessages(), user);
         propagation[0] = propagator;
         completion.onPropagatableMessages(propagator::messagesFor);
         try {
             loader.load();
+            privileges.reload();
             warnOfXaProblem(own);
             JournalRecovery.recover(attemptJournal, own, catalog, branches, retries);
             ids.continueAfter(indexes.loadAtStart());
@@ -439,6 +450,7 @@ public final class AqueductEngine implements AqStore {
         private Dialect dialect;
         private AqClock clock = AqClock.system();
         private String user = System.getProperty("user.name", "AQUEDUCT");
+        private java.util.List<String> administrators = java.util.List.of();
         private String defaultSchema;
         private boolean timeManager = true;
         private java.util.concurrent.Executor backgroundExecutor;
@@ -544,6 +556,31 @@ public final class AqueductEngine implements AqStore {
         /** The user recorded for sessions that do not name one. */
         public Builder user(String user) {
             this.user = user;
+            return this;
+        }
+
+        /**
+         * Users who hold every privilege implicitly, besides the engine's {@link #user(String)}
+         * (compared upper-cased; see docs/security.md). Null or none: the engine's user only.
+         *
+         * @throws io.aqueduct.api.AqException 24097 for an empty or unstorable name
+         */
+        public Builder administrators(java.util.Collection<String> users) {
+            java.util.List<String> out = new java.util.ArrayList<>();
+            for (String u : users == null ? java.util.List.<String>of() : users) {
+                if (u == null || u.isBlank() || u.contains(",")) {
+                    throw new AqException(AqError.INVALID_VALUE, "'" + u + "' is not an administrator's name: give one"
+                            + " user name per entry.");
+                }
+                out.addAll(io.aqueduct.api.AqStores.administrators(u));
+            }
+            this.administrators = java.util.List.copyOf(out);
+            return this;
+        }
+
+        /** As {@link #administrators(java.util.Collection)}, from a comma-separated list. */
+        public Builder administrators(String commaSeparated) {
+            this.administrators = java.util.List.copyOf(io.aqueduct.api.AqStores.administrators(commaSeparated));
             return this;
         }
 

@@ -34,6 +34,7 @@ public final class EngineStoreProvider implements AqStoreProvider {
         }
         option(AqStores.STORE_MEMORY, p, b::derbyInMemory);
         option(AqStores.USER, p, b::user);
+        option(AqStores.ADMINISTRATORS, p, b::administrators);
         option(AqStores.SCHEMA, p, b::defaultSchema);
         option(AqStores.MAX_PAYLOAD_BYTES, p, v -> b.maxPayloadBytes(Long.parseLong(v)));
         option(AqStores.DESERIALIZATION_FILTER, p, b::deserializationFilter);

@@ -66,8 +66,13 @@ public abstract class EngineFixture {
             DerbyTemplate.copyTo(databaseName); // empty and migrated: the engine opens it without the migration's DDL
             builder.derbyInMemory(databaseName);
         }
+        configure(builder);
         engine = builder.start();
         admin = engine.admin();
+    }
+
+    /** A test's own engine settings, applied last (administrators, ...); nothing by default. */
+    protected void configure(AqueductEngine.Builder builder) {
     }
 
     /** Whether the engine's loops (time manager, propagation) run by themselves; false: the test drives them. */
@@ -91,6 +96,13 @@ public abstract class EngineFixture {
 
     protected QueueSession session() {
         QueueSession s = engine.openSession();
+        sessions.add(s);
+        return s;
+    }
+
+    /** A session working as {@code user} (closed after the test). */
+    protected QueueSession session(String user) {
+        QueueSession s = engine.openSession(user);
         sessions.add(s);
         return s;
     }

@@ -71,10 +71,15 @@ public final class QueueAdministration implements QueueAdmin {
     private final Runnable catalogChanged;
     private final io.aqueduct.engine.propagation.ScheduleAdministration schedules;
     private final io.aqueduct.engine.propagation.DatabaseLinks links;
+    private final io.aqueduct.engine.security.Privileges privileges;
+    private final io.aqueduct.engine.security.AqAgents agents;
 
     public QueueAdministration(OwnTransactions own, Catalog catalog, TransformationCatalog transformations,
             CatalogLoader loader, DueWork dueWork, String defaultSchema, Runnable catalogChanged,
-            io.aqueduct.engine.propagation.ScheduleAdministration schedules, io.aqueduct.engine.propagation.DatabaseLinks links) {
+            io.aqueduct.engine.propagation.ScheduleAdministration schedules, io.aqueduct.engine.propagation.DatabaseLinks links,
+            io.aqueduct.engine.security.Privileges privileges, io.aqueduct.engine.security.AqAgents agents) {
+        this.privileges = privileges;
+        this.agents = agents;
         this.schedules = schedules;
         this.links = links;
         this.own = own;
@@ -241,12 +246,23 @@ public final class QueueAdministration implements QueueAdmin {
                 return null;
             });
             c.jdbc(conn -> own.dialect().dropQueueTableView(conn, t.owner(), t.name()));
-            return null;
+            return dropGrants(c, queues);
         });
         for (QueueRuntime q : queues) {
             catalog.removeQueue(q);
         }
         catalog.removeTable(t.qualifiedName());
+        privileges.reload();
+    }
+
+    /** A dropped queue's grants go with it, in the transaction that drops it. */
+    private Void dropGrants(StoreConnection c, List<QueueRuntime> queues) {
+        c.jdbc(conn -> {
+            for (QueueRuntime q : queues) {
+                io.aqueduct.engine.security.Privileges.queueDropped(conn, own.dialect(), q.meta().id());
+            }
+        });
+        return null;
     }
 
     // ------------------------------------------------------------------ queues
@@ -312,13 +328,17 @@ public final class QueueAdministration implements QueueAdmin {
             throw new AqException(AqError.QUEUE_BUSY, "Queue " + m.qualifiedName()
                     + " still has transactions working on it: stop it with wait, then drop it.");
         }
-        inAdminTransaction(c -> c.work(em -> {
-            deleteConsumers(em, m.id());
-            em.createQuery("DELETE FROM MessageEntity m WHERE m.queueId = :q").setParameter("q", m.id()).executeUpdate();
-            em.createQuery("DELETE FROM QueueEntity q WHERE q.id = :q").setParameter("q", m.id()).executeUpdate();
-            return null;
-        }));
+        inAdminTransaction(c -> {
+            c.work(em -> {
+                deleteConsumers(em, m.id());
+                em.createQuery("DELETE FROM MessageEntity m WHERE m.queueId = :q").setParameter("q", m.id()).executeUpdate();
+                em.createQuery("DELETE FROM QueueEntity q WHERE q.id = :q").setParameter("q", m.id()).executeUpdate();
+                return null;
+            });
+            return dropGrants(c, List.of(q));
+        });
         catalog.removeQueue(q);
+        privileges.reload();
     }
 
     @Override
@@ -839,5 +859,67 @@ public final class QueueAdministration implements QueueAdmin {
     @Override
     public List<io.aqueduct.api.DatabaseLinkInfo> databaseLinks() {
         return links.list();
+    }
+
+    // ------------------------------------------------------------------ agents and privileges (as an administrator)
+
+    @Override
+    public void createAqAgent(String agent, boolean enableHttp, boolean enableSmtp) {
+        agents.create(agent, enableHttp, enableSmtp);
+    }
+
+    @Override
+    public void alterAqAgent(String agent, Boolean enableHttp, Boolean enableSmtp) {
+        agents.alter(agent, enableHttp, enableSmtp);
+    }
+
+    @Override
+    public void dropAqAgent(String agent) {
+        agents.drop(agent);
+    }
+
+    @Override
+    public void enableDbAccess(String agent, String dbUser) {
+        agents.enableDbAccess(agent, dbUser);
+    }
+
+    @Override
+    public void disableDbAccess(String agent, String dbUser) {
+        agents.disableDbAccess(agent, dbUser);
+    }
+
+    @Override
+    public List<io.aqueduct.api.AqAgentInfo> aqAgents() {
+        return agents.list();
+    }
+
+    @Override
+    public void grantQueuePrivilege(io.aqueduct.api.QueuePrivilege privilege, String queue, String grantee, boolean grantOption) {
+        privileges.grantQueue(null, privilege, queue, grantee, grantOption);
+    }
+
+    @Override
+    public void revokeQueuePrivilege(io.aqueduct.api.QueuePrivilege privilege, String queue, String grantee) {
+        privileges.revokeQueue(null, privilege, queue, grantee);
+    }
+
+    @Override
+    public void grantSystemPrivilege(io.aqueduct.api.SystemPrivilege privilege, String grantee, boolean adminOption) {
+        privileges.grantSystem(null, privilege, grantee, adminOption);
+    }
+
+    @Override
+    public void revokeSystemPrivilege(io.aqueduct.api.SystemPrivilege privilege, String grantee) {
+        privileges.revokeSystem(null, privilege, grantee);
+    }
+
+    @Override
+    public List<io.aqueduct.api.QueuePrivilegeInfo> queuePrivileges() {
+        return privileges.queuePrivileges();
+    }
+
+    @Override
+    public List<io.aqueduct.api.SystemPrivilegeInfo> systemPrivileges() {
+        return privileges.systemPrivileges();
     }
 }

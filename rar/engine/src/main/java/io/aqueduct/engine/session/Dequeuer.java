@@ -1,5 +1,6 @@
 package io.aqueduct.engine.session;
 
+import io.aqueduct.api.QueuePrivilege;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.DequeueMode;
@@ -173,7 +174,7 @@ final class Dequeuer {
         if (opts.correlation() != null && opts.correlation().getBytes(StandardCharsets.UTF_8).length > 128) {
             throw new AqException(AqError.INVALID_VALUE, "The correlation identifier has more than 128 bytes.");
         }
-        QueueRuntime q = session.resolve(queue);
+        QueueRuntime q = session.resolve(queue, QueuePrivilege.DEQUEUE);
         QueueMeta meta = q.meta();
         if (meta.table().multipleConsumers() && !meta.isException() && opts.consumerName() == null) {
             throw new AqException(AqError.CONSUMER_NAME_REQUIRED, "Queue " + meta.qualifiedName()

@@ -128,6 +128,13 @@ public final class EngineSession implements QueueSession {
         return resolve(queue).meta();
     }
 
+    /** A queue this session's user may use for {@code needed} (ENQUEUE or DEQUEUE): 25205 unknown, 1031 refused. */
+    QueueRuntime resolve(String queue, io.aqueduct.api.QueuePrivilege needed) {
+        QueueRuntime q = resolve(queue);
+        context.privileges().check(user, q.meta(), needed);
+        return q;
+    }
+
     QueueRuntime resolve(String queue) {
         QueueRuntime known = queue == null ? null : resolved.get(queue);
         if (known != null && !known.dropped()) {
@@ -556,7 +563,8 @@ public final class EngineSession implements QueueSession {
     @Override
     public QueueAdmin admin() {
         checkOpen();
-        return context.admin();
+        return context.privileges().isAdministrator(user) ? context.admin()
+                : new io.aqueduct.engine.security.CheckedAdmin(context.admin(), context.privileges(), user, context.defaultSchema());
     }
 
     StoreConnection autonomous() {

@@ -1,5 +1,6 @@
 package io.aqueduct.engine.session;
 
+import io.aqueduct.api.QueuePrivilege;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.EnqueueOptions;
@@ -361,7 +362,7 @@ final class Enqueuer {
     }
 
     private QueueRuntime queueForEnqueue(String queue) {
-        QueueRuntime q = session.resolve(queue);
+        QueueRuntime q = session.resolve(queue, QueuePrivilege.ENQUEUE);
         QueueMeta meta = q.meta();
         if (!meta.enqueueEnabled() && context.catalog().refresh()) {
             meta = q.meta(); // another node may have started it a moment ago

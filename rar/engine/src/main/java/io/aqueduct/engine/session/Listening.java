@@ -1,5 +1,6 @@
 package io.aqueduct.engine.session;
 
+import io.aqueduct.api.QueuePrivilege;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.DequeueOptions;
@@ -39,7 +40,7 @@ final class Listening {
                 throw new AqException(AqError.INVALID_VALUE, "A LISTEN agent names its queue in its address; agent "
                         + a.name() + " has none.");
             }
-            QueueRuntime q = session.resolve(a.address());
+            QueueRuntime q = session.resolve(a.address(), QueuePrivilege.DEQUEUE);
             boolean multi = q.meta().table().multipleConsumers() && !q.meta().isException();
             if (multi && a.name() == null) {
                 throw new AqException(AqError.CONSUMER_NAME_REQUIRED, "Queue " + q.meta().qualifiedName()
@@ -88,7 +89,7 @@ final class Listening {
 
     boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
             java.util.function.BooleanSupplier cancelled) {
-        QueueRuntime q = session.resolve(queue);
+        QueueRuntime q = session.resolve(queue, QueuePrivilege.DEQUEUE);
         String consumer = consumerName == null || !q.meta().table().multipleConsumers() || q.meta().isException()
                 ? null : Subscriber.localKey(consumerName);
         Predicate<String> match = correlation == null ? null : CorrelationPattern.compile(correlation);

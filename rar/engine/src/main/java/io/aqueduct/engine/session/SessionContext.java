@@ -15,11 +15,14 @@ import java.util.function.BooleanSupplier;
  *
  * @param attemptJournal null on a shared store
  * @param attemptLedger null on a store of one JVM
+ * @param admin the administrative interface as an administrator uses it
+ * @param privileges who may enqueue, dequeue and administer what
  * @param engineClosed whether the engine has been closed (waits end then)
  */
 public record SessionContext(Store store, Catalog catalog, TransformationCatalog transformations, AqClock clock, Ids ids,
         String defaultSchema, Limits limits, TransactionCompletion completion, Branches branches,
-        AttemptJournal attemptJournal, AttemptLedger attemptLedger, QueueAdmin admin, BooleanSupplier engineClosed) {
+        AttemptJournal attemptJournal, AttemptLedger attemptLedger, QueueAdmin admin, io.aqueduct.engine.security.Privileges privileges,
+        BooleanSupplier engineClosed) {
 
     /**
      * What an enqueue accepts and a dequeue reads back.

@@ -129,6 +129,9 @@ public final class DerbyDialect implements Dialect {
                 recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_MSGID
             }
         }
+        if (from < 5) {
+            createSchemaV5(c);
+        }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");
@@ -182,6 +185,23 @@ public final class DerbyDialect implements Dialect {
             if (!tableExists(c, "APP", QueueScheduleViews.USER)) {
                 s.execute("CREATE VIEW " + QueueScheduleViews.USER + QueueScheduleViews.userSelect(DerbyDialect::quote,
                         "CURRENT SCHEMA"));
+            }
+        }
+    }
+
+    /** Schema 5, users, agents and privileges: their tables and views (each made when missing). */
+    private void createSchemaV5(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String[] t : SecurityViews.tables(x -> x)) {
+                if (!tableExists(c, "APP", t[0])) {
+                    s.execute("CREATE TABLE " + t[0] + " " + t[1]);
+                }
+            }
+            if (!tableExists(c, "APP", SecurityViews.QUEUE_PRIVILEGES)) {
+                s.execute("CREATE VIEW " + SecurityViews.QUEUE_PRIVILEGES + SecurityViews.queuePrivilegesColumnsAndSelect());
+            }
+            if (!tableExists(c, "APP", SecurityViews.INTERNET_USERS)) {
+                s.execute("CREATE VIEW " + quote(SecurityViews.INTERNET_USERS) + SecurityViews.internetUsersColumnsAndSelect());
             }
         }
     }

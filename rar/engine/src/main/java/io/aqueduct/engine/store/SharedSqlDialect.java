@@ -173,6 +173,9 @@ abstract class SharedSqlDialect implements Dialect {
                     recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_MSGID
                 }
             }
+            if (version < 5) {
+                createSchemaV5(s);
+            }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
             c.commit();
@@ -286,6 +289,16 @@ abstract class SharedSqlDialect implements Dialect {
                 + QueueScheduleViews.userSelect(this::quoteKeyword, currentSchemaExpression()));
     }
 
+    /** Schema 5, users, agents and privileges (every statement is idempotent): their tables and views. */
+    private void createSchemaV5(Statement s) throws SQLException {
+        String opts = tableOptions();
+        for (String[] t : SecurityViews.tables(x -> x + opts)) {
+            s.execute("CREATE TABLE IF NOT EXISTS " + t[0] + " " + t[1]);
+        }
+        s.execute("CREATE OR REPLACE VIEW " + SecurityViews.QUEUE_PRIVILEGES + SecurityViews.queuePrivilegesColumnsAndSelect());
+        s.execute("CREATE OR REPLACE VIEW " + quote(SecurityViews.INTERNET_USERS) + SecurityViews.internetUsersColumnsAndSelect());
+    }
+
     /** A column named by a word the database may reserve (SCHEMA), as a view's DDL must write it. */
     protected String quoteKeyword(String word) {
         return quote(word);
@@ -338,13 +351,15 @@ abstract class SharedSqlDialect implements Dialect {
             dropQueueTableView(c, v[0], v[1]);
         }
         try (Statement s = c.createStatement()) {
-            for (String view : List.of(QueueScheduleViews.USER, QueueScheduleViews.DBA, "USER_QUEUES", "DBA_QUEUES",
+            s.execute("DROP VIEW IF EXISTS " + quote(SecurityViews.INTERNET_USERS));
+            for (String view : List.of(SecurityViews.QUEUE_PRIVILEGES, QueueScheduleViews.USER, QueueScheduleViews.DBA, "USER_QUEUES", "DBA_QUEUES",
                     "USER_QUEUE_TABLES", "DBA_QUEUE_TABLES")) {
                 s.execute("DROP VIEW IF EXISTS " + view);
             }
             for (String table : List.of("AQ_MESSAGE_CONSUMER", "AQ_SUBSCRIBER", "AQ_MESSAGE", "AQ_QUEUE", "AQ_QUEUE_TABLE",
                     "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE", "AQ_SCHEDULE", "AQ_DBLINK",
-                    "AQ_PROPAGATION_RECEIPT", "AQ_SCHEMA_VERSION", "AQ_NODE_SIGNAL")) {
+                    "AQ_PROPAGATION_RECEIPT", "AQ_AGENT", "AQ_AGENT_DB_USER", "AQ_QUEUE_PRIVILEGE", "AQ_SYSTEM_PRIVILEGE",
+                    "AQ_SCHEMA_VERSION", "AQ_NODE_SIGNAL")) {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
             s.execute("DROP SEQUENCE IF EXISTS AQ_MESSAGE_SEQ");

@@ -22,8 +22,11 @@ public final class StoreSchema {
      * 4: propagation: schedules ({@code AQ_SCHEDULE}), database links ({@code AQ_DBLINK}), receipts of
      * propagated messages ({@code AQ_PROPAGATION_RECEIPT}), a remote consumer's destination
      * ({@code AQ_MESSAGE_CONSUMER.DEST}) and the views DBA_QUEUE_SCHEDULES / USER_QUEUE_SCHEDULES.
+     * 5: users, agents and privileges: AQ agents ({@code AQ_AGENT}, {@code AQ_AGENT_DB_USER}), queue and
+     * system privileges ({@code AQ_QUEUE_PRIVILEGE}, {@code AQ_SYSTEM_PRIVILEGE}) and the views
+     * QUEUE_PRIVILEGES / AQ$INTERNET_USERS.
      */
-    public static final int CURRENT = 4;
+    public static final int CURRENT = 5;
 
     private StoreSchema() {
     }
