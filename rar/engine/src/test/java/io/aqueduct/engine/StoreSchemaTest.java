@@ -292,6 +292,53 @@ class StoreSchemaTest {
         assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
     }
 
+    @Test
+    void a_version_4_store_gains_privilege_and_agent_tables_and_views_and_its_users_keep_working(@TempDir Path dir)
+            throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().createQueueTable("V4_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            engine.admin().createQueue("V4_Q", "V4_QT", QueueProperties.create());
+            engine.admin().startQueue("V4_Q", true, true);
+            s.enqueue("V4_Q", null, Message.of("written by schema 4"));
+            s.commit();
+        }
+        // schema 4 as it was: no privileges, agents or their views
+        execute(dir, "DROP VIEW QUEUE_PRIVILEGES");
+        execute(dir, "DROP VIEW \"AQ$INTERNET_USERS\"");
+        for (String table : List.of("AQ_AGENT", "AQ_AGENT_DB_USER", "AQ_QUEUE_PRIVILEGE", "AQ_SYSTEM_PRIVILEGE")) {
+            execute(dir, "DROP TABLE " + table);
+        }
+        execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = 4");
+
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            // a session without a user is the engine's user, an administrator: as before the migration
+            assertThat(s.dequeue("V4_Q", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)).text())
+                    .isEqualTo("written by schema 4");
+            s.commit();
+            engine.admin().grantQueuePrivilege(io.aqueduct.api.QueuePrivilege.ENQUEUE, "V4_Q", "CLERK", false);
+            engine.admin().createAqAgent("WEB", true, false);
+            try (QueueSession clerk = engine.openSession("clerk")) {
+                clerk.enqueue("V4_Q", null, Message.of("granted after the migration"));
+                clerk.commit();
+            }
+        }
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+        try (java.sql.Connection c = admin(dir); java.sql.Statement s = c.createStatement()) {
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT GRANTEE, NAME, ENQUEUE_PRIVILEGE FROM QUEUE_PRIVILEGES")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1) + " " + rs.getString(2) + " " + rs.getInt(3)).isEqualTo("CLERK V4_Q 1");
+            }
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT AGENT_NAME, HTTP_ENABLED FROM \"AQ$INTERNET_USERS\"")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1) + " " + rs.getString(2)).isEqualTo("WEB YES");
+            }
+        }
+    }
+
     /** The names (upper case) of the indexes of one of the store's tables. */
     private static List<String> indexes(Path dir, String table) throws java.sql.SQLException {
         List<String> names = new ArrayList<>();
