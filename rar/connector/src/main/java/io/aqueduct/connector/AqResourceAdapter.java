@@ -68,6 +68,12 @@ public class AqResourceAdapter implements ResourceAdapter {
             defaultValue = "AQUEDUCT")
     private String user = "AQUEDUCT";
 
+    @ConfigProperty(description = "Users who hold every AQ privilege (enqueue, dequeue and administration of every "
+            + "queue) besides the adapter's user, comma-separated, e.g. 'OPS, BATCH'; every other user works with what "
+            + "was granted to it (grantQueuePrivilege / grantSystemPrivilege) or owns (a user named like a queue's "
+            + "schema). Empty: the system property aqueduct.administrators, if set.", defaultValue = "")
+    private String administrators = "";
+
     @ConfigProperty(description = "Run the time manager (delay, expiration, retry delay, retention) and the "
             + "propagation schedules. Turn it off only on a node that must not move messages in time (nor propagate "
             + "them).", defaultValue = "true")
@@ -126,6 +132,8 @@ public class AqResourceAdapter implements ResourceAdapter {
                     .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled))
                     .deserializationFilter(blankToNull(deserializationFilter))
                     .maxPayloadBytes(maxPayloadBytes == null ? AqueductEngine.Builder.DEFAULT_MAX_PAYLOAD_BYTES : maxPayloadBytes);
+            b.administrators(administrators == null || administrators.isBlank()
+                    ? System.getProperty("aqueduct.administrators") : administrators);
             if (blankToNull(signalAddress) != null) {
                 b.signalAddress(signalAddress.trim()); // else the engine reads aqueduct.signalAddress
             }
@@ -427,6 +435,14 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setUser(String user) {
         this.user = user;
+    }
+
+    public String getAdministrators() {
+        return administrators;
+    }
+
+    public void setAdministrators(String administrators) {
+        this.administrators = administrators;
     }
 
     public Boolean getTimeManagerEnabled() {

@@ -109,6 +109,10 @@ class JmsConnectionFactoryTest {
     @Test
     void the_sender_is_the_signed_on_user_the_configured_user_or_the_adapters() throws Exception {
         mcf.setUserName("ORDER_ENTRY");
+        // users other than the adapter's work with the AQ privileges granted to them
+        for (String user : java.util.List.of("CLERK", "ORDER_ENTRY")) {
+            ra.adapter.engine().admin().grantQueuePrivilege(io.aqueduct.api.QueuePrivilege.ENQUEUE, "JC_Q", user, false);
+        }
         ConnectionFactory cf = (ConnectionFactory) mcf.createConnectionFactory();
         try (Connection c = cf.createConnection("clerk", "ignored without Users")) {
             Session s = c.createSession();

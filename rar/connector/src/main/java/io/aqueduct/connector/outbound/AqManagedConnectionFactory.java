@@ -63,7 +63,8 @@ public class AqManagedConnectionFactory implements ManagedConnectionFactory, Res
     /**
      * The AQ user of a session: the one the application asked for, else the container's sign-on
      * (a PasswordCredential for {@code mcf} in the Subject: res-auth Container), else the
-     * resource's configured user, else the adapter's.
+     * authenticated caller the container runs the application as ({@link CallerIdentity}), else the
+     * resource's configured user, else the adapter's (an anonymous caller gets these as before).
      */
     public static String userOf(ManagedConnectionFactory mcf, Subject subject, ConnectionRequestInfo info,
             String configured, AqResourceAdapter ra) {
@@ -77,6 +78,10 @@ public class AqManagedConnectionFactory implements ManagedConnectionFactory, Res
                     return c.getUserName();
                 }
             }
+        }
+        String caller = CallerIdentity.caller();
+        if (caller != null) {
+            return caller;
         }
         return configured == null || configured.isBlank() ? ra.getUser() : configured;
     }

@@ -5,6 +5,7 @@ import io.aqueduct.api.AqException;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.InvalidSelectorException;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 import jakarta.jms.MessageFormatException;
 
 /** AQ errors as the JMS exceptions the specification documents; the AQ number is the error code. */
@@ -23,6 +24,8 @@ final class JmsErrors {
             case AqError.QUEUE_NOT_FOUND, AqError.QUEUE_DOES_NOT_EXIST, AqError.NOT_MULTI_CONSUMER ->
                     new InvalidDestinationException(e.getMessage(), code(e));
             case AqError.PAYLOAD_TYPE_MISMATCH -> new MessageFormatException(e.getMessage(), code(e));
+            // the user lacks the AQ privilege: JMS's "a security violation" (the simplified API's JMSSecurityRuntimeException)
+            case AqError.INSUFFICIENT_PRIVILEGES -> new JMSSecurityException(e.getMessage(), code(e));
             default -> new AqueductJMSException(e.getMessage(), e.errorCode());
         };
         return link(j, e);

@@ -70,6 +70,8 @@ class QueueMessagingTest {
 
     @Test
     void theConnectionsUserIsTheAqSenderAndJMSXUserID() throws Exception {
+        // a named user works with the AQ privileges it was granted (the store's own user holds them all)
+        store.admin().grantQueuePrivilege(io.aqueduct.api.QueuePrivilege.ENQUEUE, "ORDERS", "CLERK", false);
         try (Connection clerk = store.factory().createConnection("CLERK", "any")) {
             Session s = clerk.createSession();
             s.createProducer(orders).send(s.createTextMessage("signed"));
