@@ -156,8 +156,8 @@ final class Sql {
             out.add("queue " + r);
         }
         for (String qualified : views(connector)) {
-            if (!qualified.contains(".AQ$")) {
-                continue;
+            if (!qualified.contains(".AQ$") || qualified.endsWith(".AQ$INTERNET_USERS")) {
+                continue; // AQ$INTERNET_USERS is the agents' catalog view, not a queue table's
             }
             String[] parts = qualified.split("\\.", 2);
             String view = "\"" + parts[0] + "\".\"" + parts[1] + "\"";

@@ -43,6 +43,7 @@ class EngineArchitectureTest {
                 .layer("Administration").definedBy("io.aqueduct.engine.admin..")
                 .layer("Propagation").definedBy("io.aqueduct.engine.propagation..")
                 .layer("Sessions").definedBy("io.aqueduct.engine.session..")
+                .layer("Security").definedBy("io.aqueduct.engine.security..")
                 .layer("Time").definedBy("io.aqueduct.engine.time..")
                 .layer("Transformations").definedBy("io.aqueduct.engine.transform..")
                 .layer("Payloads").definedBy("io.aqueduct.engine.payload..")
@@ -54,14 +55,16 @@ class EngineArchitectureTest {
                 // propagation is run by the engine and administered through DBMS_AQADM; it works through sessions
                 .whereLayer("Propagation").mayOnlyBeAccessedByLayers("Engine", "Administration")
                 .whereLayer("Sessions").mayOnlyBeAccessedByLayers("Engine", "Propagation")
+                // privileges are checked by sessions and administration, granted through administration
+                .whereLayer("Security").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
                 .whereLayer("Time").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation")
                 .whereLayer("Transformations").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation")
                 .whereLayer("Payloads").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Transformations",
                         "Propagation")
                 .whereLayer("Queues").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Time",
-                        "Transformations", "Payloads", "Propagation")
+                        "Transformations", "Payloads", "Propagation", "Security")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Time",
-                        "Transformations", "Payloads", "Queues", "Propagation")
+                        "Transformations", "Payloads", "Queues", "Propagation", "Security")
                 .check(engine);
     }
 
