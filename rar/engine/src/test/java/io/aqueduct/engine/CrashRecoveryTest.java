@@ -57,7 +57,8 @@ class CrashRecoveryTest {
 
     /** An engine on the test's store: a durable Derby directory, or the shared test server. */
     static AqueductEngine engine(String store) {
-        AqueductEngine.Builder b = AqueductEngine.builder().user("CRASH");
+        // the node works as NODE, the transaction manager's recovery as TM: administrators, as the engine's user is
+        AqueductEngine.Builder b = AqueductEngine.builder().user("CRASH").administrators("NODE, TM");
         if (store.startsWith("derby:")) {
             b.derbyDirectory(Path.of(store.substring("derby:".length())));
         } else {

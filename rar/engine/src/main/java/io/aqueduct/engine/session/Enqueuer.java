@@ -111,7 +111,9 @@ final class Enqueuer {
             messages.forEach(m -> out.add(new PropagatedMessage.Delivery(null, refused)));
             return out;
         }
-        queueForEnqueue(queue); // stopped for enqueue: thrown, the schedule tries again
+        // stopped for enqueue: thrown, the schedule tries again. No privilege check: propagation is the engine's
+        // own work, on the schedule an administrator or the source queue's owner made
+        queueForEnqueue(queue, false);
         List<Message> accepted = new ArrayList<>();
         List<byte[]> payloads = new ArrayList<>();
         List<QueueRuntime> exceptionQueues = new ArrayList<>();
@@ -362,7 +364,11 @@ final class Enqueuer {
     }
 
     private QueueRuntime queueForEnqueue(String queue) {
-        QueueRuntime q = session.resolve(queue, QueuePrivilege.ENQUEUE);
+        return queueForEnqueue(queue, true);
+    }
+
+    private QueueRuntime queueForEnqueue(String queue, boolean checkPrivilege) {
+        QueueRuntime q = checkPrivilege ? session.resolve(queue, QueuePrivilege.ENQUEUE) : session.resolve(queue);
         QueueMeta meta = q.meta();
         if (!meta.enqueueEnabled() && context.catalog().refresh()) {
             meta = q.meta(); // another node may have started it a moment ago
