@@ -112,6 +112,10 @@ public final class AqError {
      * session's transaction is rolled back (an XA branch is doomed); the session stays usable.
      */
     public static final int OUT_OF_MEMORY = 4030;
+    /** UNREGISTER of a registration that does not exist (ORA-24950, "unregister failed, registration not found"). */
+    public static final int REGISTRATION_NOT_FOUND = 24950;
+    /** A registration's notification address is not one Aqueduct delivers to (ORA-24915-like: http://, https://, mailto:, java:). */
+    public static final int INVALID_NOTIFICATION_ADDRESS = 24915;
     /** The session is closed or in a state that forbids the call. */
     public static final int SESSION_STATE = 25400;
     /**

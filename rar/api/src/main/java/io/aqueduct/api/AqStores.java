@@ -27,6 +27,10 @@ import java.util.TreeMap;
  * <tr><td>{@value #MAX_PAYLOAD_BYTES}</td><td>the largest payload accepted, in stored bytes (default 64 MiB)</td></tr>
  * <tr><td>{@value #DESERIALIZATION_FILTER}</td><td>classes OBJECT payloads may (or may not) hold beyond the default, ObjectInputFilter syntax</td></tr>
  * <tr><td>{@value #TIME_MANAGER}</td><td>{@code true} (default) or {@code false}: whether delays, expiration and retry delays are applied by a background thread</td></tr>
+ * <tr><td>{@value #MAIL_HOST}, {@value #MAIL_PORT}</td><td>the SMTP server of mailto: notifications (port default 25)</td></tr>
+ * <tr><td>{@value #MAIL_FROM}</td><td>the sender address of mailto: notifications</td></tr>
+ * <tr><td>{@value #MAIL_USER}, {@value #MAIL_PASSWORD}</td><td>the SMTP login (none by default)</td></tr>
+ * <tr><td>{@value #MAIL_STARTTLS}</td><td>{@code true} or {@code false} (default): whether the SMTP connection must be upgraded with STARTTLS</td></tr>
  * </table>
  *
  * <p>At most one of directory, memory and URL; with none, the engine's default: the directory in the
@@ -45,10 +49,17 @@ public final class AqStores {
     public static final String MAX_PAYLOAD_BYTES = "aqueduct.maxPayloadBytes";
     public static final String DESERIALIZATION_FILTER = "aqueduct.deserializationFilter";
     public static final String TIME_MANAGER = "aqueduct.timeManager";
+    public static final String MAIL_HOST = "aqueduct.mail.host";
+    public static final String MAIL_PORT = "aqueduct.mail.port";
+    public static final String MAIL_FROM = "aqueduct.mail.from";
+    public static final String MAIL_USER = "aqueduct.mail.user";
+    public static final String MAIL_PASSWORD = "aqueduct.mail.password";
+    public static final String MAIL_STARTTLS = "aqueduct.mail.starttls";
 
     /** Every property a store understands. */
     public static final List<String> PROPERTIES = List.of(STORE_DIRECTORY, STORE_MEMORY, STORE_URL, STORE_USER,
-            STORE_PASSWORD, USER, ADMINISTRATORS, SCHEMA, MAX_PAYLOAD_BYTES, DESERIALIZATION_FILTER, TIME_MANAGER);
+            STORE_PASSWORD, USER, ADMINISTRATORS, SCHEMA, MAX_PAYLOAD_BYTES, DESERIALIZATION_FILTER, TIME_MANAGER,
+            MAIL_HOST, MAIL_PORT, MAIL_FROM, MAIL_USER, MAIL_PASSWORD, MAIL_STARTTLS);
 
     private AqStores() {
     }
@@ -90,7 +101,7 @@ public final class AqStores {
             if (value == null) {
                 throw new AqException(AqError.INVALID_VALUE, "The store property " + key + " has no value (null).");
             }
-            if (key.equals(STORE_PASSWORD)) {
+            if (key.equals(STORE_PASSWORD) || key.equals(MAIL_PASSWORD)) {
                 out.put(key, value); // a password may begin or end with blanks, or be empty
                 continue;
             }
@@ -137,13 +148,32 @@ public final class AqStores {
         if (admins != null) {
             out.put(ADMINISTRATORS, String.join(",", administrators(admins)));
         }
-        String tm = out.get(TIME_MANAGER);
-        if (tm != null) {
-            String b = tm.toLowerCase(Locale.ROOT);
-            if (!b.equals("true") && !b.equals("false")) {
-                throw new AqException(AqError.INVALID_VALUE, TIME_MANAGER + " is true or false; got '" + tm + "'.");
+        for (String flag : List.of(TIME_MANAGER, MAIL_STARTTLS)) {
+            String v = out.get(flag);
+            if (v != null) {
+                String b = v.toLowerCase(Locale.ROOT);
+                if (!b.equals("true") && !b.equals("false")) {
+                    throw new AqException(AqError.INVALID_VALUE, flag + " is true or false; got '" + v + "'.");
+                }
+                out.put(flag, b);
             }
-            out.put(TIME_MANAGER, b);
+        }
+        String port = out.get(MAIL_PORT);
+        if (port != null) {
+            int n;
+            try {
+                n = Integer.parseInt(port);
+            } catch (NumberFormatException e) {
+                n = 0;
+            }
+            if (n < 1 || n > 65535) {
+                throw new AqException(AqError.INVALID_VALUE, MAIL_PORT + " is a port number, 1 to 65535; got '" + port + "'.");
+            }
+        }
+        if (!out.containsKey(MAIL_HOST) && (out.containsKey(MAIL_PORT) || out.containsKey(MAIL_FROM)
+                || out.containsKey(MAIL_USER) || out.containsKey(MAIL_PASSWORD) || out.containsKey(MAIL_STARTTLS))) {
+            throw new AqException(AqError.INVALID_VALUE, "The aqueduct.mail. properties describe an SMTP server: give "
+                    + MAIL_HOST + " too, or leave them out.");
         }
         return Collections.unmodifiableMap(out);
     }

@@ -258,4 +258,10 @@ public interface QueueAdmin {
     List<QueueTableInfo> queueTables();
 
     List<QueueInfo> queues();
+
+    /**
+     * The notification registrations of the store (every user's), with their delivery counts, pending
+     * RELIABLE notifications and last error.
+     */
+    List<RegistrationInfo> registrations();
 }

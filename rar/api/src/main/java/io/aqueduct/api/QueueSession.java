@@ -90,6 +90,34 @@ public interface QueueSession extends AutoCloseable {
         return false;
     }
 
+    /**
+     * DBMS_AQ.REGISTER: registers for notifications of the messages that become available on the
+     * registrations' queues (see {@link Registration}). All are checked before any is stored; each is
+     * stored and takes effect at once (it commits on its own, not in the session's transaction), on
+     * every node of a shared store. Registering the same queue, consumer and address again replaces it.
+     *
+     * @throws AqException 24010 unknown queue; 25231 no consumer on a multi-consumer queue; 24035 not a
+     *         subscriber; 24915 an address of no known scheme; 24097 a negative timeout or context over
+     *         2000 bytes
+     */
+    void register(java.util.List<Registration> registrations);
+
+    default void register(Registration registration) {
+        register(java.util.List.of(registration));
+    }
+
+    /**
+     * DBMS_AQ.UNREGISTER: removes the registrations (queue, consumer and address identify each) and
+     * their pending notifications.
+     *
+     * @throws AqException 24950 when one is not registered (then none is removed)
+     */
+    void unregister(java.util.List<Registration> registrations);
+
+    default void unregister(Registration registration) {
+        unregister(java.util.List.of(registration));
+    }
+
     /** The administrative interface, working through this session. */
     QueueAdmin admin();
 

@@ -111,6 +111,26 @@ public class AqResourceAdapter implements ResourceAdapter {
             + "only: the database's signal wakes the servers too.", defaultValue = "")
     private String signalAddress = "";
 
+    @ConfigProperty(description = "SMTP server (host name) of mailto: notifications. Empty: none, and mailto: "
+            + "notifications fail (counted in their registration and retried) on this server.", defaultValue = "")
+    private String mailHost = "";
+
+    @ConfigProperty(description = "SMTP port of mailHost (25; usually 587 with mailStartTls).", defaultValue = "25")
+    private Integer mailPort = 25;
+
+    @ConfigProperty(description = "Sender address of mailto: notifications. Empty: Jakarta Mail's default (mail.from,"
+            + " else the JVM's user at the local host).", defaultValue = "")
+    private String mailFrom = "";
+
+    @ConfigProperty(description = "SMTP login user of mailHost. Empty: no login.", defaultValue = "")
+    private String mailUser = "";
+
+    @ConfigProperty(description = "SMTP login password of mailUser.", defaultValue = "", confidential = true)
+    private String mailPassword = "";
+
+    @ConfigProperty(description = "Require STARTTLS on the SMTP connection to mailHost.", defaultValue = "false")
+    private Boolean mailStartTls = Boolean.FALSE;
+
     private transient volatile AqueductEngine engine;
     private transient BootstrapContext context;
     private final transient Map<ActivationKey, DeliveryActivation> activations = new ConcurrentHashMap<>();
@@ -137,6 +157,10 @@ public class AqResourceAdapter implements ResourceAdapter {
             if (blankToNull(signalAddress) != null) {
                 b.signalAddress(signalAddress.trim()); // else the engine reads aqueduct.signalAddress
             }
+            if (blankToNull(mailHost) != null) {
+                b.mail(mailHost.trim(), mailPort == null ? 25 : mailPort, blankToNull(mailFrom), blankToNull(mailUser),
+                        mailPassword == null || mailPassword.isEmpty() ? null : mailPassword, Boolean.TRUE.equals(mailStartTls));
+            }
             if (storeUrl == null || storeUrl.isBlank()) {
                 // Payara Micro and scripted set-ups may give the shared store as system properties
                 storeUrl = System.getProperty("aqueduct.storeUrl", "");
@@ -148,8 +172,8 @@ public class AqResourceAdapter implements ResourceAdapter {
             } else {
                 b.jdbc(storeUrl.trim(), blankToNull(storeUser), blankToNull(storePassword));
             }
-            // the time manager, propagation, the cross-node signals and the attempt ledger: long Work (up to six,
-            // two on Derby; as many again per database link to a store this JVM has not open), supervised by the container
+            // the time manager, propagation, notifications, the cross-node signals and the attempt ledger: long Work
+            // (up to seven, three on Derby; as many again per database link to a store this JVM has not open), supervised by the container
             b.backgroundExecutor(task -> startWork(workManager, task));
             // both parsed before the store opens: a malformed definition creates nothing
             QueueDefinitions links = QueueDefinitions.parseLinks(databaseLinks == null || databaseLinks.isBlank()
@@ -387,6 +411,54 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setMaxPayloadBytes(Long maxPayloadBytes) {
         this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    public String getMailHost() {
+        return mailHost;
+    }
+
+    public void setMailHost(String mailHost) {
+        this.mailHost = mailHost;
+    }
+
+    public Integer getMailPort() {
+        return mailPort;
+    }
+
+    public void setMailPort(Integer mailPort) {
+        this.mailPort = mailPort;
+    }
+
+    public String getMailFrom() {
+        return mailFrom;
+    }
+
+    public void setMailFrom(String mailFrom) {
+        this.mailFrom = mailFrom;
+    }
+
+    public String getMailUser() {
+        return mailUser;
+    }
+
+    public void setMailUser(String mailUser) {
+        this.mailUser = mailUser;
+    }
+
+    public String getMailPassword() {
+        return mailPassword;
+    }
+
+    public void setMailPassword(String mailPassword) {
+        this.mailPassword = mailPassword;
+    }
+
+    public Boolean getMailStartTls() {
+        return mailStartTls;
+    }
+
+    public void setMailStartTls(Boolean mailStartTls) {
+        this.mailStartTls = mailStartTls;
     }
 
     public String getSignalAddress() {

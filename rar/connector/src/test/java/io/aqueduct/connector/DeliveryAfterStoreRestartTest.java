@@ -69,9 +69,9 @@ class DeliveryAfterStoreRestartTest {
 
     @Test
     void delivery_resumes_by_itself_after_the_server_was_stopped_and_started() throws Exception {
-        // the engine's loops are the container's Work: time manager, propagation, signal sender, database and
-        // direct signal receivers, attempt ledger
-        assertThat(ra.workManager.running()).as("the engine's background loops as Work").isEqualTo(6);
+        // the engine's loops are the container's Work: time manager, propagation, notifications, signal sender,
+        // database and direct signal receivers, attempt ledger
+        assertThat(ra.workManager.running()).as("the engine's background loops as Work").isEqualTo(7);
         TransactedEndpoints mdb = ra.activate(QUEUE, 2, m -> { });
         List<String> before = texts("before", 20);
         ra.enqueue(QUEUE, before);
@@ -93,7 +93,7 @@ class DeliveryAfterStoreRestartTest {
         report(String.format("server down %.1f s", seconds(upAt - downAt)), mdb, enqueuedAt - upAt, resumedAt - upAt);
         assertEveryOneDeliveredOnce(mdb, all(before, after));
         assertThat(ra.workManager.running()).as("the background loops and the 2 delivery workers outlived the outage")
-                .isEqualTo(8);
+                .isEqualTo(9);
         assertThat(ra.workManager.failures()).isEmpty();
     }
 

@@ -153,7 +153,7 @@ class PropagationDefinitionsTest {
     void a_declared_schedule_propagates_from_the_start_and_each_created_object_is_logged_once() throws Exception {
         MessageId sent;
         try (RunningAdapter ra = RunningAdapter.onDerby(dir, IN_STORE)) {
-            assertThat(ra.workManager.running()).as("the engine's loops on Derby: time manager and propagation").isEqualTo(2);
+            assertThat(ra.workManager.running()).as("the engine's loops on Derby: time manager, propagation, notifications").isEqualTo(3);
             QueueAdmin admin = ra.adapter.engine().admin();
             assertThat(admin.subscribers("OE.BOOKED_ORDERS")).singleElement()
                     .satisfies(s -> assertThat(s.agent().address()).isEqualTo("WS.SHIPPING"));
@@ -246,7 +246,7 @@ class PropagationDefinitionsTest {
             ra.enqueue("OE.BOOKED_ORDERS", List.of("to the first"));
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() ->
                     ra.adapter.engine().admin().propagationSchedule("OE.BOOKED_ORDERS", "SHIPPING").totalNumber() == 1);
-            assertThat(ra.workManager.running()).as("two loops here, two for the linked Derby store").isEqualTo(4);
+            assertThat(ra.workManager.running()).as("three loops here, three for the linked Derby store").isEqualTo(6);
         }
         assertThat(String.join("\n", messages(Level.INFO))).contains(
                 "Aqueduct created database link SHIPPING (link SHIPPING url=" + shipping + " password=***)").doesNotContain("s3cret");

@@ -79,6 +79,8 @@ public final class AqueductEngine implements AqStore {
     private final io.aqueduct.engine.propagation.DatabaseLinks links;
     private final io.aqueduct.engine.security.Privileges privileges;
     private final io.aqueduct.engine.propagation.Propagator propagator;
+    private final io.aqueduct.engine.notification.Registrations registrations;
+    private final io.aqueduct.engine.notification.Notifier notifier;
     /** What this engine's store is (see {@link #storeIdentity}); null when started from a bare dialect. */
     private final String identity;
     private volatile boolean closed;
@@ -134,7 +136,11 @@ public final class AqueductEngine implements AqStore {
         this.timeManager = new TimeManager(store, catalog, clock, branches.inDoubtMessages());
         ReadyIndexLoader indexes = new ReadyIndexLoader(own, catalog, branches.inDoubtMessages(), timeManager::checkCompletion);
         branches.connect(indexes, timeManager);
-        RetryAccounting retries = new RetryAccounting(own, catalog, clock, timeManager, attemptLedger);
+        this.registrations = new io.aqueduct.engine.notification.Registrations(own, catalog, clock, defaultSchema,
+                signals == null ? null : () -> signals.publish(NodeSignals.CATALOG));
+        this.notifier = new io.aqueduct.engine.notification.Notifier(own, catalog, registrations, clock, b.deserializationFilter,
+                new io.aqueduct.engine.notification.Transports(b.mail));
+        RetryAccounting retries = new RetryAccounting(own, catalog, clock, timeManager, attemptLedger, notifier);
         TransactionCompletion completion = new TransactionCompletion(own, clock, timeManager, retries, branches,
                 attemptLedger, attemptJournal, this::preparedInStore);
         CatalogLoader loader = new CatalogLoader(own, catalog, transformations);
@@ -153,7 +159,7 @@ public final class AqueductEngine implements AqStore {
         this.privileges = new io.aqueduct.engine.security.Privileges(own, catalog, defaultSchema, user, b.administrators,
                 catalogChanged);
         this.admin = new QueueAdministration(own, catalog, transformations, loader, timeManager, defaultSchema,
-                catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own));
+                catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own), registrations);
         catalog.refresher(() -> {
             if (closed || !admin.refreshCatalog()) {
                 return false;
@@ -164,14 +170,16 @@ public final class AqueductEngine implements AqStore {
         Ids ids = new Ids(node, own);
         this.sessions = new SessionContext(store, catalog, transformations, clock, ids, defaultSchema,
                 new SessionContext.Limits(b.maxPayloadBytes, b.deserializationFilter), completion, branches,
-                attemptJournal, attemptLedger, admin, privileges, () -> closed);
+                attemptJournal, attemptLedger, admin, privileges, () -> closed, registrations, notifier);
         this.propagator = new io.aqueduct.engine.propagation.Propagator(own, catalog, clock, node, dialect.shared(),
                 this::openSession, links, transformations, b.deserializationFilter, branches.inDoubtMessages(), user);
         propagation[0] = propagator;
         completion.onPropagatableMessages(propagator::messagesFor);
+        completion.notifier(notifier);
         try {
             loader.load();
             privileges.reload();
+            registrations.load();
             warnOfXaProblem(own);
             JournalRecovery.recover(attemptJournal, own, catalog, branches, retries);
             ids.continueAfter(indexes.loadAtStart());
@@ -203,6 +211,7 @@ public final class AqueductEngine implements AqStore {
         if (b.timeManager) {
             timeManager.start(b.background());
             propagator.start(b.background());
+            notifier.start(b.background());
         }
         this.identity = b.identity;
         if (identity != null) {
@@ -327,6 +336,22 @@ public final class AqueductEngine implements AqStore {
         return admin;
     }
 
+    @Override
+    public void bindNotificationListener(String name, io.aqueduct.api.AqNotificationListener listener) {
+        checkOpen();
+        notifier.bind(name, listener);
+    }
+
+    @Override
+    public void unbindNotificationListener(String name) {
+        notifier.unbind(name);
+    }
+
+    /** The notification loop (tests drive it by hand with {@code runDue()} when the time manager does not run). */
+    public io.aqueduct.engine.notification.Notifier notifier() {
+        return notifier;
+    }
+
     /** The time manager (tests drive it by hand with {@link TimeManager#runDue()}). */
     public TimeManager timeManager() {
         return timeManager;
@@ -370,6 +395,8 @@ public final class AqueductEngine implements AqStore {
             propagator.wake(); // a schedule may have changed
             try {
                 catalog.refresh();
+                registrations.load(); // a registration may have changed
+                notifier.wake();
             } catch (RuntimeException e) {
                 // the next lookup that misses tries again
                 LOG.log(Level.WARNING, "Aqueduct could not re-read the catalog another node changed", e);
@@ -396,6 +423,7 @@ public final class AqueductEngine implements AqStore {
         catalog.listeners().wakeAll();
         timeManager.wake();
         propagator.wake();
+        notifier.wake();
     }
 
     /** The propagation job (tests drive it by hand with {@code runDue()} when the time manager does not run). */
@@ -426,6 +454,7 @@ public final class AqueductEngine implements AqStore {
             signals.close();
         }
         links.close();
+        notifier.close();
         timeManager.close();
         if (attemptLedger != null) {
             attemptLedger.close();
@@ -462,6 +491,7 @@ public final class AqueductEngine implements AqStore {
         /** By default: 64 MiB, within what every store keeps in one row (MariaDB's default packet is 16 MiB: raise max_allowed_packet). */
         public static final long DEFAULT_MAX_PAYLOAD_BYTES = 64L * 1024 * 1024;
         private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+        private io.aqueduct.engine.notification.MailSettings mail = io.aqueduct.engine.notification.MailSettings.NONE;
         private io.aqueduct.engine.store.DirectSignals.Config signalAddress;
 
         /**
@@ -503,6 +533,26 @@ public final class AqueductEngine implements AqStore {
          */
         public Builder deserializationFilter(String patterns) {
             this.deserializationFilter = DeserializationFilter.of(patterns);
+            return this;
+        }
+
+        /**
+         * The SMTP server of mailto: notifications: {@code host} and {@code port} (25, or 587 with STARTTLS,
+         * usually), the sender address {@code from} (null: the JVM's mail defaults), the login
+         * ({@code user} null: none) and whether STARTTLS is required. Without it a mailto: notification
+         * fails (counted in its registration, retried) until an engine with a mail server delivers it.
+         *
+         * @throws io.aqueduct.api.AqException 24097 for a port outside 1-65535 or a malformed sender
+         */
+        public Builder mail(String host, int port, String from, String user, String password, boolean startTls) {
+            if (port < 1 || port > 65535) {
+                throw new AqException(AqError.INVALID_VALUE, "The SMTP port must be 1 to 65535; got " + port + ".");
+            }
+            if (from != null) {
+                io.aqueduct.engine.notification.Registrations.checkSender(from);
+            }
+            this.mail = new io.aqueduct.engine.notification.MailSettings(host == null || host.isBlank() ? null : host.strip(),
+                    port, from, user, password, startTls);
             return this;
         }
 
@@ -598,10 +648,10 @@ public final class AqueductEngine implements AqStore {
 
         /**
          * Runs every long-running loop of the engine as a task of this executor instead of on
-         * daemon threads of its own: the time manager and the propagation loop (when the time manager
-         * runs), and on PostgreSQL / MariaDB the cross-node signal sender and receivers (database and
-         * direct) and the attempt ledger's clearing loop. In a container this is the resource adapter's
-         * WorkManager; it must run up to six tasks at once for the engine's lifetime (two on Derby; they end when the
+         * daemon threads of its own: the time manager, the propagation loop and the notification loop
+         * (when the time manager runs), and on PostgreSQL / MariaDB the cross-node signal sender and receivers
+         * (database and direct) and the attempt ledger's clearing loop. In a container this is the resource adapter's
+         * WorkManager; it must run up to seven tasks at once for the engine's lifetime (three on Derby; they end when the
          * engine closes), and as many again for each database link's store that propagation opens
          * (a store this JVM has open already is shared, not opened twice).
          */

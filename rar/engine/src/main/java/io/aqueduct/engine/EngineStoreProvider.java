@@ -39,6 +39,14 @@ public final class EngineStoreProvider implements AqStoreProvider {
         option(AqStores.MAX_PAYLOAD_BYTES, p, v -> b.maxPayloadBytes(Long.parseLong(v)));
         option(AqStores.DESERIALIZATION_FILTER, p, b::deserializationFilter);
         option(AqStores.TIME_MANAGER, p, v -> b.timeManager(Boolean.parseBoolean(v)));
+        String mailHost = p.get(AqStores.MAIL_HOST);
+        if (mailHost != null) {
+            String port = p.get(AqStores.MAIL_PORT);
+            option(AqStores.MAIL_FROM, p, io.aqueduct.engine.notification.Registrations::checkSender);
+            option(AqStores.MAIL_HOST, p, host -> b.mail(host, port == null ? 25 : Integer.parseInt(port),
+                    p.get(AqStores.MAIL_FROM), p.get(AqStores.MAIL_USER), p.get(AqStores.MAIL_PASSWORD),
+                    Boolean.parseBoolean(p.get(AqStores.MAIL_STARTTLS))));
+        }
         String url = p.get(AqStores.STORE_URL);
         if (url != null) {
             String user = p.get(AqStores.STORE_USER);

@@ -109,6 +109,18 @@ class PrivilegesTest extends EngineFixture {
         expectError(AqError.INSUFFICIENT_PRIVILEGES, () -> bob.enqueue(Q, Message.of("x")));
     }
 
+    @Test
+    void registering_for_notifications_needs_dequeue_and_a_refused_one_is_not_stored() {
+        QueueSession alice = session("alice");
+        io.aqueduct.api.Registration onOrders = io.aqueduct.api.Registration.forQueue(Q).notifyUrl("java:alice");
+        expectError(AqError.INSUFFICIENT_PRIVILEGES, () -> alice.register(List.of(onOrders)));
+        assertThat(admin.registrations()).isEmpty();
+
+        admin.grantQueuePrivilege(QueuePrivilege.DEQUEUE, Q, "ALICE", false);
+        alice.register(List.of(onOrders));
+        assertThat(admin.registrations()).extracting(io.aqueduct.api.RegistrationInfo::notifyUrl).containsExactly("java:alice");
+    }
+
     // ------------------------------------------------------------------ PUBLIC, ALL, system privileges
 
     @Test

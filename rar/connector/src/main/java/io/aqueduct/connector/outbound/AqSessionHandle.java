@@ -130,6 +130,22 @@ public final class AqSessionHandle implements QueueSession {
     }
 
     @Override
+    public void register(List<io.aqueduct.api.Registration> registrations) {
+        call(() -> {
+            owner.session().register(registrations);
+            return null;
+        });
+    }
+
+    @Override
+    public void unregister(List<io.aqueduct.api.Registration> registrations) {
+        call(() -> {
+            owner.session().unregister(registrations);
+            return null;
+        });
+    }
+
+    @Override
     public QueueAdmin admin() {
         return call(() -> owner.session().admin());
     }

@@ -73,13 +73,16 @@ public final class QueueAdministration implements QueueAdmin {
     private final io.aqueduct.engine.propagation.DatabaseLinks links;
     private final io.aqueduct.engine.security.Privileges privileges;
     private final io.aqueduct.engine.security.AqAgents agents;
+    private final io.aqueduct.engine.notification.Registrations registrations;
 
     public QueueAdministration(OwnTransactions own, Catalog catalog, TransformationCatalog transformations,
             CatalogLoader loader, DueWork dueWork, String defaultSchema, Runnable catalogChanged,
             io.aqueduct.engine.propagation.ScheduleAdministration schedules, io.aqueduct.engine.propagation.DatabaseLinks links,
-            io.aqueduct.engine.security.Privileges privileges, io.aqueduct.engine.security.AqAgents agents) {
+            io.aqueduct.engine.security.Privileges privileges, io.aqueduct.engine.security.AqAgents agents,
+            io.aqueduct.engine.notification.Registrations registrations) {
         this.privileges = privileges;
         this.agents = agents;
+        this.registrations = registrations;
         this.schedules = schedules;
         this.links = links;
         this.own = own;
@@ -239,6 +242,7 @@ public final class QueueAdministration implements QueueAdmin {
             c.work(em -> {
                 for (QueueRuntime q : queues) {
                     deleteConsumers(em, q.meta().id());
+                    io.aqueduct.engine.notification.Registrations.deleteOfQueue(em, q.meta().id());
                 }
                 em.createQuery("DELETE FROM MessageEntity m WHERE m.queueTableId = :t").setParameter("t", t.id()).executeUpdate();
                 em.createQuery("DELETE FROM QueueEntity q WHERE q.queueTableId = :t").setParameter("t", t.id()).executeUpdate();
@@ -253,6 +257,7 @@ public final class QueueAdministration implements QueueAdmin {
         }
         catalog.removeTable(t.qualifiedName());
         privileges.reload();
+        registrations.load(); // the registrations on its queues went with them
     }
 
     /** A dropped queue's grants go with it, in the transaction that drops it. */
@@ -331,6 +336,7 @@ public final class QueueAdministration implements QueueAdmin {
         inAdminTransaction(c -> {
             c.work(em -> {
                 deleteConsumers(em, m.id());
+                io.aqueduct.engine.notification.Registrations.deleteOfQueue(em, m.id());
                 em.createQuery("DELETE FROM MessageEntity m WHERE m.queueId = :q").setParameter("q", m.id()).executeUpdate();
                 em.createQuery("DELETE FROM QueueEntity q WHERE q.id = :q").setParameter("q", m.id()).executeUpdate();
                 return null;
@@ -339,6 +345,12 @@ public final class QueueAdministration implements QueueAdmin {
         });
         catalog.removeQueue(q);
         privileges.reload();
+        registrations.load(); // its registrations went with it
+    }
+
+    @Override
+    public List<io.aqueduct.api.RegistrationInfo> registrations() {
+        return registrations.infos();
     }
 
     @Override

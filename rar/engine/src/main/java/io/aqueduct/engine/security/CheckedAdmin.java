@@ -329,4 +329,9 @@ public final class CheckedAdmin implements QueueAdmin {
     public List<QueueInfo> queues() {
         return delegate.queues();
     }
+
+    @Override
+    public List<io.aqueduct.api.RegistrationInfo> registrations() {
+        return delegate.registrations();
+    }
 }

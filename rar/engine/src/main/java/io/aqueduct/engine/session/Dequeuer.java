@@ -10,7 +10,6 @@ import io.aqueduct.api.MessageId;
 import io.aqueduct.api.MessageProperties;
 import io.aqueduct.api.MessageState;
 import io.aqueduct.api.Navigation;
-import io.aqueduct.api.Agent;
 import io.aqueduct.api.Visibility;
 import io.aqueduct.engine.payload.PayloadCodec;
 import io.aqueduct.engine.payload.UserPropertiesCodec;
@@ -577,26 +576,11 @@ final class Dequeuer {
     }
 
     private static long delaySeconds(MessageEntity m) {
-        if (m.delay == null) {
-            return 0;
-        }
-        long delayMs = m.delay.toInstant(ZoneOffset.UTC).toEpochMilli() - m.enqueueTime.toInstant(ZoneOffset.UTC).toEpochMilli();
-        return Math.max(0, delayMs / 1000);
+        return io.aqueduct.engine.payload.StoredProperties.delaySeconds(m);
     }
 
     private Message toMessage(QueueMeta meta, MessageEntity m, int attempts, boolean withPayload) {
-        MessageProperties p = MessageProperties.create().priority(m.priority).correlation(m.correlation)
-                .expiration(m.expiration);
-        p.delay(delaySeconds(m));
-        if (m.exceptionQueue != null) {
-            p.exceptionQueue(m.exceptionQueueSchema + "." + m.exceptionQueue);
-        }
-        if (m.senderName != null || m.senderAddress != null) {
-            p.sender(new Agent(m.senderName, m.senderAddress, m.senderProtocol == null ? 0 : m.senderProtocol));
-        }
-        UserPropertiesCodec.decode(m.userProperties, m.msgid.trim()).forEach(p::userProperty);
-        p.recorded(attempts, m.enqueueTime.toInstant(ZoneOffset.UTC), MessageState.ofCode(m.state),
-                m.originalMsgid == null ? null : MessageId.parse(m.originalMsgid.trim()));
+        MessageProperties p = io.aqueduct.engine.payload.StoredProperties.of(m, attempts);
         Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payloadBytes(), context.limits().deserializationFilter()) : null;
         return Message.dequeued(MessageId.parse(m.msgid.trim()), p, payload);
     }

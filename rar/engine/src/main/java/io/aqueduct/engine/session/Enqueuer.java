@@ -208,6 +208,9 @@ final class Enqueuer {
         List<SessionTransaction.Enqueued> enqueued = new ArrayList<>(messages.size());
         List<MessageId> ids = new ArrayList<>(messages.size());
         SessionTransaction.GroupHead head = meta.table().transactionalGrouping() ? tx.groupHeads.get(q) : null;
+        io.aqueduct.engine.notification.Notifier notifier = context.notifier();
+        boolean watched = notifier.watched(meta.id()); // the only cost of notifications to a queue nobody registered on
+        List<io.aqueduct.engine.notification.Notifier.Pending> notifications = watched ? new ArrayList<>() : List.of();
         for (int i = 0; i < messages.size(); i++) {
             MessageProperties p = messages.get(i).properties();
             long seq = context.ids().nextSequence();
@@ -276,6 +279,19 @@ final class Enqueuer {
                 }
             }
             rows.add(m);
+            if (watched) {
+                // one notification per consumer the message is for, when it becomes available (its delay's end)
+                List<Subscriber> to = consumers.get(i);
+                if (to == null) {
+                    notifier.plan(meta.id(), m.msgid, null, readyAt, rows, notifications);
+                } else {
+                    for (Subscriber consumer : to) {
+                        if (consumer.local()) {
+                            notifier.plan(meta.id(), m.msgid, consumer.key(), readyAt, rows, notifications);
+                        }
+                    }
+                }
+            }
             if (consumers.get(i) != null) {
                 for (Subscriber consumer : consumers.get(i)) {
                     if (!consumer.local()) {
@@ -300,6 +316,10 @@ final class Enqueuer {
         }
         tx.touch(q);
         tx.enqueued.addAll(enqueued);
+        if (watched) {
+            tx.notifications.addAll(notifications);
+            tx.notificationRows |= rows.stream().anyMatch(r -> r instanceof io.aqueduct.engine.store.NotificationEntity);
+        }
         return ids;
     }
 

@@ -33,7 +33,11 @@ public final class RetryAccounting {
     /** Null on a store of one JVM. */
     private final AttemptLedger ledger;
 
-    public RetryAccounting(OwnTransactions own, Catalog catalog, AqClock clock, DueWork dueWork, AttemptLedger ledger) {
+    private final io.aqueduct.engine.notification.Notifier notifier;
+
+    public RetryAccounting(OwnTransactions own, Catalog catalog, AqClock clock, DueWork dueWork, AttemptLedger ledger,
+            io.aqueduct.engine.notification.Notifier notifier) {
+        this.notifier = notifier;
         this.own = own;
         this.catalog = catalog;
         this.exceptionQueues = new ExceptionQueues(catalog);
@@ -159,17 +163,41 @@ public final class RetryAccounting {
      * {@code applyToIndex}: the ready indexes learn the outcome (not at start: they are filled from
      * the table afterwards).
      */
+    /**
+     * A message back for another attempt (at once, or at its retry delay's end) is available again to
+     * its consumer: its registrations are notified again, the RELIABLE ones by rows of this transaction.
+     */
+    private void notifyAvailableAgain(EntityManager em, QueueMeta q, SessionTransaction.Held h, List<Outcome> outcomes,
+            List<Long> dues, long now, List<io.aqueduct.engine.notification.Notifier.Pending> notifications,
+            boolean[] rowsWritten) {
+        Outcome o = outcomes.get(outcomes.size() - 1);
+        if ((o != Outcome.READY && o != Outcome.WAITING) || !notifier.watched(q.id())) {
+            return;
+        }
+        Long due = dues.get(dues.size() - 1);
+        List<Object> rows = new ArrayList<>();
+        notifier.plan(q.id(), h.entry().msgid, h.entry().consumer, due == null ? now : due, rows, notifications);
+        for (Object row : rows) {
+            em.persist(row);
+            rowsWritten[0] = true;
+        }
+    }
+
     void countFailed(List<SessionTransaction.Held> failed, Object accounting,
             boolean leftByDeadNode, boolean applyToIndex) {
         long now = clock.millis();
         List<Outcome> outcomes = new ArrayList<>();
         List<QueueRuntime> targets = new ArrayList<>();
         List<Long> dues = new ArrayList<>();
+        List<io.aqueduct.engine.notification.Notifier.Pending> notifications = new ArrayList<>();
+        boolean[] notificationRows = new boolean[1];
         try {
             own.run(c -> c.work(em -> {
                 outcomes.clear();
                 targets.clear();
                 dues.clear();
+                notifications.clear();
+                notificationRows[0] = false;
                 // on a shared store another node may take the message the moment it was released: lock it first
                 jakarta.persistence.LockModeType lock = own.dialect().shared()
                         ? jakarta.persistence.LockModeType.PESSIMISTIC_WRITE : jakarta.persistence.LockModeType.NONE;
@@ -196,6 +224,7 @@ public final class RetryAccounting {
                     }
                     if (h.entry().consumer != null) {
                         consumerFailed(em, m, h, q, now, outcomes, targets, dues);
+                        notifyAvailableAgain(em, q, h, outcomes, dues, now, notifications, notificationRows);
                         continue;
                     }
                     m.retryCount++;
@@ -221,9 +250,11 @@ public final class RetryAccounting {
                         targets.add(null);
                         dues.add(null);
                     }
+                    notifyAvailableAgain(em, q, h, outcomes, dues, now, notifications, notificationRows);
                 }
                 return null;
             }));
+            notifier.committed(notifications, notificationRows[0]);
         } catch (RuntimeException e) {
             // the attempt could not be counted; the messages must not stay hidden for that
             for (SessionTransaction.Held h : failed) {

@@ -18,11 +18,14 @@ import java.util.function.BooleanSupplier;
  * @param admin the administrative interface as an administrator uses it
  * @param privileges who may enqueue, dequeue and administer what
  * @param engineClosed whether the engine has been closed (waits end then)
+ * @param registrations the notification registrations (REGISTER / UNREGISTER)
+ * @param notifier plans the notifications of what an enqueue makes available
  */
 public record SessionContext(Store store, Catalog catalog, TransformationCatalog transformations, AqClock clock, Ids ids,
         String defaultSchema, Limits limits, TransactionCompletion completion, Branches branches,
         AttemptJournal attemptJournal, AttemptLedger attemptLedger, QueueAdmin admin, io.aqueduct.engine.security.Privileges privileges,
-        BooleanSupplier engineClosed) {
+        BooleanSupplier engineClosed, io.aqueduct.engine.notification.Registrations registrations,
+        io.aqueduct.engine.notification.Notifier notifier) {
 
     /**
      * What an enqueue accepts and a dequeue reads back.

@@ -25,6 +25,10 @@ public final class SessionTransaction {
     final Set<QueueRuntime> propagatable = new LinkedHashSet<>();
     /** Messages this transaction took a consumer's part of outside a dequeue (propagation): completed after the commit. */
     final List<String> partsTaken = new ArrayList<>();
+    /** Notifications (not RELIABLE) of what this transaction makes available, kept once it commits. */
+    final List<io.aqueduct.engine.notification.Notifier.Pending> notifications = new ArrayList<>();
+    /** This transaction wrote RELIABLE notifications: the notification loop looks once it commits. */
+    boolean notificationRows;
     /** Keys of this transaction's REMOVE attempts in the attempt ledger (shared stores). */
     final List<String> attempts = new ArrayList<>();
     /** This transaction's key in the attempt journal (Derby): unique across JVM runs with high probability. */

@@ -51,6 +51,13 @@ public final class TransactionCompletion {
         this.propagationNotice = notice;
     }
 
+    /** Told, after a commit, of the notifications the transaction planned. */
+    private volatile io.aqueduct.engine.notification.Notifier notifier;
+
+    public void notifier(io.aqueduct.engine.notification.Notifier notifier) {
+        this.notifier = notifier;
+    }
+
     public void afterCommit(SessionTransaction tx) {
         long now = clock.millis();
         boolean wakeTimeManager = false;
@@ -92,6 +99,10 @@ public final class TransactionCompletion {
         }
         if (ledger != null && !tx.attempts.isEmpty()) {
             ledger.forget(tx.attempts); // consumed: nothing to count
+        }
+        io.aqueduct.engine.notification.Notifier n = notifier;
+        if (n != null && (!tx.notifications.isEmpty() || tx.notificationRows)) {
+            n.committed(tx.notifications, tx.notificationRows);
         }
         forgetJournal(tx);
         if (wakeTimeManager) {

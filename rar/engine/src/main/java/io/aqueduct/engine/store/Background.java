@@ -3,8 +3,8 @@ package io.aqueduct.engine.store;
 import java.util.concurrent.Executor;
 
 /**
- * Where the engine's long-running loops run (the time manager, the propagation loop, the cross-node
- * signal sender and receivers, the attempt ledger: up to six): decided once, by the engine, for all of them. In the resource
+ * Where the engine's long-running loops run (the time manager, the propagation loop, the notification
+ * loop, the cross-node signal sender and receivers, the attempt ledger: up to seven): decided once, by the engine, for all of them. In the resource
  * adapter, tasks of the container's WorkManager; for the engine alone, daemon threads named after
  * their loop. Each loop supervises itself (catches, logs, backs off, resumes) and ends when its
  * part closes.

@@ -132,6 +132,9 @@ public final class DerbyDialect implements Dialect {
         if (from < 5) {
             createSchemaV5(c);
         }
+        if (from < 6) {
+            createSchemaV6(c);
+        }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");
@@ -202,6 +205,32 @@ public final class DerbyDialect implements Dialect {
             }
             if (!tableExists(c, "APP", SecurityViews.INTERNET_USERS)) {
                 s.execute("CREATE VIEW " + quote(SecurityViews.INTERNET_USERS) + SecurityViews.internetUsersColumnsAndSelect());
+            }
+        }
+    }
+
+    /** Schema 6, notifications: registrations, pending RELIABLE notifications, their view (each step when missing). */
+    private void createSchemaV6(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            if (!tableExists(c, "APP", "AQ_REGISTRATION")) {
+                // instants are epoch ms; QOS is the registration's flags by name, comma-separated
+                s.execute("CREATE TABLE AQ_REGISTRATION (REG_ID BIGINT NOT NULL PRIMARY KEY, QID BIGINT NOT NULL,"
+                        + " CONSUMER VARCHAR(30), URL VARCHAR(4000) NOT NULL, CONTEXT VARCHAR(2000) FOR BIT DATA,"
+                        + " QOS VARCHAR(64) NOT NULL, TIMEOUT_S BIGINT NOT NULL, REG_USER VARCHAR(128), CREATED_MS BIGINT NOT NULL,"
+                        + " EXPIRES_MS BIGINT, DELIVERED BIGINT NOT NULL, FAILED BIGINT NOT NULL, LAST_ERROR_MS BIGINT,"
+                        + " LAST_ERROR_MSG VARCHAR(4000))");
+            }
+            if (!tableExists(c, "APP", "AQ_NOTIFICATION")) {
+                // a RELIABLE notification waiting for delivery: due at DUE_MS; a node delivering it holds it until LEASE_UNTIL
+                s.execute("CREATE TABLE AQ_NOTIFICATION (ID VARCHAR(64) NOT NULL PRIMARY KEY, REG_ID BIGINT NOT NULL,"
+                        + " MSGID VARCHAR(32), CONSUMER VARCHAR(30), DUE_MS BIGINT NOT NULL, ATTEMPTS INT NOT NULL,"
+                        + " LEASE_UNTIL BIGINT)");
+            }
+            if (!indexExists(c, "AQ_NOTIFICATION_DUE")) {
+                s.execute("CREATE INDEX AQ_NOTIFICATION_DUE ON AQ_NOTIFICATION (DUE_MS)");
+            }
+            if (!tableExists(c, "APP", RegistrationViews.DBA)) {
+                s.execute("CREATE VIEW " + RegistrationViews.DBA + RegistrationViews.columnsAndSelect(DerbyDialect::utcTimestamp));
             }
         }
     }

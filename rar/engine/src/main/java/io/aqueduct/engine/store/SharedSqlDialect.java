@@ -176,6 +176,9 @@ abstract class SharedSqlDialect implements Dialect {
             if (version < 5) {
                 createSchemaV5(s);
             }
+            if (version < 6) {
+                createSchemaV6(s);
+            }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
             c.commit();
@@ -299,6 +302,23 @@ abstract class SharedSqlDialect implements Dialect {
         s.execute("CREATE OR REPLACE VIEW " + quote(SecurityViews.INTERNET_USERS) + SecurityViews.internetUsersColumnsAndSelect());
     }
 
+    /** Schema 6, notifications (every statement is idempotent): registrations, pending RELIABLE notifications, their view. */
+    private void createSchemaV6(Statement s) throws SQLException {
+        String opts = tableOptions();
+        // instants are epoch ms; QOS is the registration's flags by name, comma-separated
+        s.execute("CREATE TABLE IF NOT EXISTS AQ_REGISTRATION (REG_ID BIGINT NOT NULL PRIMARY KEY, QID BIGINT NOT NULL,"
+                + " CONSUMER VARCHAR(30), URL VARCHAR(4000) NOT NULL, CONTEXT " + bytesType() + ","
+                + " QOS VARCHAR(64) NOT NULL, TIMEOUT_S BIGINT NOT NULL, REG_USER VARCHAR(128), CREATED_MS BIGINT NOT NULL,"
+                + " EXPIRES_MS BIGINT, DELIVERED BIGINT NOT NULL, FAILED BIGINT NOT NULL, LAST_ERROR_MS BIGINT,"
+                + " LAST_ERROR_MSG VARCHAR(4000))" + opts);
+        // a RELIABLE notification waiting for delivery: due at DUE_MS; a node delivering it holds it until LEASE_UNTIL
+        s.execute("CREATE TABLE IF NOT EXISTS AQ_NOTIFICATION (ID VARCHAR(64) NOT NULL PRIMARY KEY, REG_ID BIGINT NOT NULL,"
+                + " MSGID VARCHAR(32), CONSUMER VARCHAR(30), DUE_MS BIGINT NOT NULL, ATTEMPTS INT NOT NULL,"
+                + " LEASE_UNTIL BIGINT)" + opts);
+        createIndex(s, "AQ_NOTIFICATION_DUE", "AQ_NOTIFICATION", "DUE_MS");
+        s.execute("CREATE OR REPLACE VIEW " + RegistrationViews.DBA + RegistrationViews.columnsAndSelect(this::utcTimestamp));
+    }
+
     /** A column named by a word the database may reserve (SCHEMA), as a view's DDL must write it. */
     protected String quoteKeyword(String word) {
         return quote(word);
@@ -352,13 +372,13 @@ abstract class SharedSqlDialect implements Dialect {
         }
         try (Statement s = c.createStatement()) {
             s.execute("DROP VIEW IF EXISTS " + quote(SecurityViews.INTERNET_USERS));
-            for (String view : List.of(SecurityViews.QUEUE_PRIVILEGES, QueueScheduleViews.USER, QueueScheduleViews.DBA, "USER_QUEUES", "DBA_QUEUES",
+            for (String view : List.of(SecurityViews.QUEUE_PRIVILEGES, RegistrationViews.DBA, QueueScheduleViews.USER, QueueScheduleViews.DBA, "USER_QUEUES", "DBA_QUEUES",
                     "USER_QUEUE_TABLES", "DBA_QUEUE_TABLES")) {
                 s.execute("DROP VIEW IF EXISTS " + view);
             }
             for (String table : List.of("AQ_MESSAGE_CONSUMER", "AQ_SUBSCRIBER", "AQ_MESSAGE", "AQ_QUEUE", "AQ_QUEUE_TABLE",
                     "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE", "AQ_SCHEDULE", "AQ_DBLINK",
-                    "AQ_PROPAGATION_RECEIPT", "AQ_AGENT", "AQ_AGENT_DB_USER", "AQ_QUEUE_PRIVILEGE", "AQ_SYSTEM_PRIVILEGE",
+                    "AQ_PROPAGATION_RECEIPT", "AQ_AGENT", "AQ_AGENT_DB_USER", "AQ_QUEUE_PRIVILEGE", "AQ_SYSTEM_PRIVILEGE", "AQ_REGISTRATION", "AQ_NOTIFICATION",
                     "AQ_SCHEMA_VERSION", "AQ_NODE_SIGNAL")) {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }

@@ -25,8 +25,10 @@ public final class StoreSchema {
      * 5: users, agents and privileges: AQ agents ({@code AQ_AGENT}, {@code AQ_AGENT_DB_USER}), queue and
      * system privileges ({@code AQ_QUEUE_PRIVILEGE}, {@code AQ_SYSTEM_PRIVILEGE}) and the views
      * QUEUE_PRIVILEGES / AQ$INTERNET_USERS.
+     * 6: notifications: registrations ({@code AQ_REGISTRATION}), pending RELIABLE notifications
+     * ({@code AQ_NOTIFICATION}) and the view DBA_SUBSCR_REGISTRATIONS.
      */
-    public static final int CURRENT = 5;
+    public static final int CURRENT = 6;
 
     private StoreSchema() {
     }

@@ -44,6 +44,7 @@ class EngineArchitectureTest {
                 .layer("Propagation").definedBy("io.aqueduct.engine.propagation..")
                 .layer("Sessions").definedBy("io.aqueduct.engine.session..")
                 .layer("Security").definedBy("io.aqueduct.engine.security..")
+                .layer("Notifications").definedBy("io.aqueduct.engine.notification..")
                 .layer("Time").definedBy("io.aqueduct.engine.time..")
                 .layer("Transformations").definedBy("io.aqueduct.engine.transform..")
                 .layer("Payloads").definedBy("io.aqueduct.engine.payload..")
@@ -57,14 +58,17 @@ class EngineArchitectureTest {
                 .whereLayer("Sessions").mayOnlyBeAccessedByLayers("Engine", "Propagation")
                 // privileges are checked by sessions and administration, granted through administration
                 .whereLayer("Security").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
-                .whereLayer("Time").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation")
+                // notifications are planned by sessions and registrations removed with their queues
+                .whereLayer("Notifications").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
+                .whereLayer("Time").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation",
+                        "Notifications")
                 .whereLayer("Transformations").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation")
                 .whereLayer("Payloads").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Transformations",
-                        "Propagation")
+                        "Propagation", "Notifications")
                 .whereLayer("Queues").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Time",
-                        "Transformations", "Payloads", "Propagation", "Security")
+                        "Transformations", "Payloads", "Propagation", "Security", "Notifications")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Time",
-                        "Transformations", "Payloads", "Queues", "Propagation", "Security")
+                        "Transformations", "Payloads", "Queues", "Propagation", "Security", "Notifications")
                 .check(engine);
     }
 

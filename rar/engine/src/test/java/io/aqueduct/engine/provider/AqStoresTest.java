@@ -101,6 +101,13 @@ class AqStoresTest {
         assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAX_PAYLOAD_BYTES, "64MiB"), AqStores.MAX_PAYLOAD_BYTES, "'64MiB'");
         assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAX_PAYLOAD_BYTES, "0"), AqStores.MAX_PAYLOAD_BYTES);
         assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.TIME_MANAGER, "yes"), AqStores.TIME_MANAGER, "'yes'");
+        assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAIL_HOST, "smtp.example.com", AqStores.MAIL_PORT, "0"),
+                AqStores.MAIL_PORT, "'0'");
+        assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAIL_FROM, "aq@example.com"), AqStores.MAIL_HOST);
+        assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAIL_HOST, "smtp.example.com", AqStores.MAIL_STARTTLS, "yes"),
+                AqStores.MAIL_STARTTLS, "'yes'");
+        assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAIL_HOST, "smtp.example.com", AqStores.MAIL_FROM, "a, b"),
+                AqStores.MAIL_FROM, "not one address");
         AqException schema = expectError(AqError.INVALID_NAME,
                 () -> AqStores.open(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.SCHEMA, "not a schema")));
         assertThat(schema.getMessage()).contains(AqStores.SCHEMA, "'not a schema'");
