@@ -69,4 +69,23 @@ class PrivilegesJmsTest {
             bob.createProducer().send(orders, "order");
         }
     }
+
+    @Test
+    void a_durable_subscription_adds_a_subscriber_so_it_needs_manage_any_besides_dequeue() throws Exception {
+        jakarta.jms.Topic news = store.topic("NEWS");
+        store.admin().grantQueuePrivilege(QueuePrivilege.ALL, news.getTopicName(), "CAROL", false);
+        try (Connection carol = store.factory().createConnection("carol", "secret")) {
+            carol.setClientID("carols-client");
+            Session session = carol.createSession();
+            assertThatThrownBy(() -> session.createDurableConsumer(news, "headlines"))
+                    .isInstanceOf(JMSSecurityException.class);
+            assertThat(store.admin().subscribers(news.getTopicName())).isEmpty();
+
+            store.admin().grantSystemPrivilege(io.aqueduct.api.SystemPrivilege.MANAGE_ANY, "CAROL", false);
+            MessageConsumer headlines = session.createDurableConsumer(news, "headlines");
+            carol.start();
+            session.createProducer(news).send(session.createTextMessage("extra"));
+            assertThat(((TextMessage) headlines.receive(5_000)).getText()).isEqualTo("extra");
+        }
+    }
 }
