@@ -134,6 +134,9 @@ public class AqResourceAdapter implements ResourceAdapter {
     private transient volatile AqueductEngine engine;
     private transient BootstrapContext context;
     private final transient Map<ActivationKey, DeliveryActivation> activations = new ConcurrentHashMap<>();
+    /** Notification MDBs by listener name. */
+    private final transient Map<String, io.aqueduct.connector.inbound.NotificationActivation> notificationActivations =
+            new ConcurrentHashMap<>();
     /** One session whose XAResource serves the transaction manager's recovery; opened on demand. */
     private transient EngineSession recoverySession;
     private transient XAResource recoveryResource;
@@ -280,6 +283,10 @@ public class AqResourceAdapter implements ResourceAdapter {
             a.stop();
         }
         activations.clear();
+        for (var n : notificationActivations.values()) {
+            n.stop();
+        }
+        notificationActivations.clear();
         synchronized (this) {
             if (recoverySession != null) {
                 try {
@@ -301,6 +308,10 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     @Override
     public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
+        if (spec instanceof io.aqueduct.connector.inbound.AqNotificationActivationSpec notifications) {
+            activateNotifications(factory, notifications);
+            return;
+        }
         if (!(spec instanceof EndpointSpec endpoint)) {
             throw new ResourceException("Aqueduct activates only its own activation specs, not " + spec.getClass().getName());
         }
@@ -318,8 +329,36 @@ public class AqResourceAdapter implements ResourceAdapter {
         }
     }
 
+    /** A notification MDB: one bean per listener name in this adapter (a second one would silently replace the first). */
+    private void activateNotifications(MessageEndpointFactory factory,
+            io.aqueduct.connector.inbound.AqNotificationActivationSpec spec) throws ResourceException {
+        spec.validate();
+        var activation = new io.aqueduct.connector.inbound.NotificationActivation(engine(), factory, spec);
+        var existing = notificationActivations.putIfAbsent(activation.listenerName(), activation);
+        if (existing != null) {
+            throw new ResourceException("Another bean already receives the notifications of java:" + activation.listenerName()
+                    + ": give " + factory.getEndpointClass().getName() + " a listenerName of its own.");
+        }
+        try {
+            activation.start();
+        } catch (ResourceException | RuntimeException e) {
+            notificationActivations.remove(activation.listenerName(), activation);
+            throw e;
+        }
+        LOG.info(() -> "Aqueduct delivers the notifications of java:" + activation.listenerName() + " to "
+                + factory.getEndpointClass().getName());
+    }
+
     @Override
     public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
+        if (spec instanceof io.aqueduct.connector.inbound.AqNotificationActivationSpec notifications) {
+            String name = notifications.getListenerName() == null ? null : notifications.getListenerName().trim();
+            var activation = name == null ? null : notificationActivations.remove(name);
+            if (activation != null) {
+                activation.stop();
+            }
+            return;
+        }
         DeliveryActivation a = activations.remove(new ActivationKey(factory, spec));
         if (a != null) {
             a.stop();

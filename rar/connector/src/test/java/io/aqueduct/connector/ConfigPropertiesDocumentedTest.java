@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class ConfigPropertiesDocumentedTest {
     private static final List<Class<?>> CONFIGURED = List.of(AqResourceAdapter.class, AqManagedConnectionFactory.class,
             JmsManagedConnectionFactory.class, AdministeredQueue.class, AdministeredTopic.class, AqActivationSpec.class,
-            JmsActivationSpec.class);
+            io.aqueduct.connector.inbound.AqNotificationActivationSpec.class, JmsActivationSpec.class);
 
     @Test
     void every_config_property_has_a_description_and_a_row_in_the_server_config_readme() throws Exception {
