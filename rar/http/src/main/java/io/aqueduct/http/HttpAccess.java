@@ -1,5 +1,6 @@
 package io.aqueduct.http;
 
+import io.aqueduct.api.AqAgentInfo;
 import io.aqueduct.api.AqConnectionFactory;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.http.transaction.HeldTransactions;
@@ -38,6 +39,7 @@ public final class HttpAccess implements ServletContextListener {
     private AqConnectionFactory factory;
     private HeldTransactions transactions;
     private PayloadTypes payloadTypes;
+    private HttpUsers users;
     private ScheduledFuture<?> sweeper;
 
     public static HttpAccess of(ServletContext context) {
@@ -52,6 +54,7 @@ public final class HttpAccess implements ServletContextListener {
         transactions = new HeldTransactions(settings.transactionTimeout(), settings.maxTransactionsPerUser(), Clock.systemUTC(),
                 lookUp(ManagedThreadFactory.class, "java:comp/DefaultManagedThreadFactory"));
         payloadTypes = new PayloadTypes(Clock.systemUTC());
+        users = new HttpUsers(this::aqAgents, settings.agentCacheTime(), Clock.systemUTC());
         long period = Math.max(1, Math.min(10, settings.transactionTimeout().toSeconds() / 4));
         sweeper = lookUp(ManagedScheduledExecutorService.class, "java:comp/DefaultManagedScheduledExecutorService")
                 .scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.SECONDS);
@@ -113,8 +116,22 @@ public final class HttpAccess implements ServletContextListener {
         return payloadTypes;
     }
 
-    /** A queue session working as {@code user}: the engine checks that user's privileges. */
-    public QueueSession openSession(String user) {
-        return factory.openSession(user);
+    public HttpUsers users() {
+        return users;
+    }
+
+    /** A queue session working as the request's database user: the engine checks that user's privileges. */
+    public QueueSession openSession(HttpUser user) {
+        return factory.openSession(user.dbUser());
+    }
+
+    /**
+     * The catalog's agents, read in a session of the factory's default user (in the container the caller, an HTTP
+     * user): reading the catalog needs no privilege (docs/security.md).
+     */
+    private List<AqAgentInfo> aqAgents() {
+        try (QueueSession session = factory.openSession()) {
+            return session.admin().aqAgents();
+        }
     }
 }

@@ -9,7 +9,7 @@ import java.time.Duration;
  * deployment with a sentence naming the parameter: a limit silently replaced by a default is a limit nobody set.
  */
 public record HttpAccessSettings(long maxBodyBytes, Duration transactionTimeout, int maxTransactionsPerUser,
-        long maxWaitSeconds, int maxBatch, String connectionFactory) {
+        long maxWaitSeconds, int maxBatch, Duration agentCacheTime, String connectionFactory) {
 
     public static final String PREFIX = "io.aqueduct.http.";
 
@@ -20,6 +20,7 @@ public record HttpAccessSettings(long maxBodyBytes, Duration transactionTimeout,
                 (int) positive(context, "maxTransactionsPerUser", 8),
                 positive(context, "maxWaitSeconds", 60),
                 (int) positive(context, "maxBatch", 100),
+                Duration.ofSeconds(positive(context, "agentCacheSeconds", 10)),
                 text(context, "connectionFactory"));
     }
 

@@ -4,6 +4,7 @@ import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.http.Faults;
 import io.aqueduct.http.HttpAccessSettings;
+import io.aqueduct.http.HttpUser;
 import io.aqueduct.http.PayloadTypes;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -11,12 +12,12 @@ import org.w3c.dom.Element;
 /** One operation of a request: the session it works in, as whom, and the response document it writes into. */
 final class IdapCall {
     final QueueSession session;
-    final String user;
+    final HttpUser user;
     final HttpAccessSettings settings;
     private final PayloadTypes payloadTypes;
     final Document response;
 
-    IdapCall(QueueSession session, String user, HttpAccessSettings settings, PayloadTypes payloadTypes, Document response) {
+    IdapCall(QueueSession session, HttpUser user, HttpAccessSettings settings, PayloadTypes payloadTypes, Document response) {
         this.session = session;
         this.user = user;
         this.settings = settings;
@@ -25,7 +26,7 @@ final class IdapCall {
     }
 
     PayloadType payloadType(String queue) {
-        return payloadTypes.of(session, user, queue);
+        return payloadTypes.of(session, user.dbUser(), queue);
     }
 
     /** A new element in the AQ access namespace (unprefixed: the response's default namespace). */

@@ -97,7 +97,7 @@ final class IdapOperations {
         }
         List<Message> toSend = new ArrayList<>();
         for (int i = 0; i < messages.size(); i++) {
-            toSend.add(message(messages.get(i), i + 1, type, destination));
+            toSend.add(message(messages.get(i), i + 1, type, destination, call.user.sender()));
         }
         List<MessageId> ids = toSend.size() == 1 ? List.of(call.session.enqueue(destination, options, toSend.get(0)))
                 : call.session.enqueueArray(destination, options, toSend);
@@ -113,14 +113,15 @@ final class IdapOperations {
         return response;
     }
 
-    private static Message message(Element message, int position, PayloadType type, String destination) {
+    /** {@code sender}: the sender_id of a message that gives none (the request's agent). */
+    private static Message message(Element message, int position, PayloadType type, String destination, Agent sender) {
         List<Element> parts = children(message, Set.of("message_number", "message_header", "message_payload"));
         Integer number = integer(parts, message, "message_number");
         if (number != null && number != position) {
             throw new IdapRequestException("<message_number> " + number + " is message " + position + " of the set:"
                     + " number the messages 1, 2, ... in order.");
         }
-        MessageProperties properties = MessageProperties.create();
+        MessageProperties properties = MessageProperties.create().sender(sender);
         Element header = optional(parts, message, "message_header");
         if (header != null) {
             List<Element> h = children(header, Set.of("correlation", "priority", "delay", "expiration", "exception_queue",
@@ -139,9 +140,9 @@ final class IdapOperations {
                 properties.expiration(expiration);
             }
             properties.exceptionQueue(text(h, header, "exception_queue"));
-            Element sender = optional(h, header, "sender_id");
-            if (sender != null) {
-                properties.sender(agent(sender));
+            Element senderId = optional(h, header, "sender_id");
+            if (senderId != null) {
+                properties.sender(agent(senderId));
             }
             Element recipients = optional(h, header, "recipient_list");
             if (recipients != null) {

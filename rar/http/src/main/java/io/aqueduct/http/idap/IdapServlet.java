@@ -6,7 +6,7 @@ import io.aqueduct.api.QueueSession;
 import io.aqueduct.http.Faults;
 import io.aqueduct.http.HttpAccess;
 import io.aqueduct.http.HttpAccessException;
-import io.aqueduct.http.HttpUsers;
+import io.aqueduct.http.HttpUser;
 import io.aqueduct.http.transaction.HeldTransaction;
 import io.aqueduct.http.transaction.HeldTransactions;
 import jakarta.servlet.annotation.WebServlet;
@@ -47,18 +47,18 @@ public final class IdapServlet extends HttpServlet {
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
         HttpAccess access = HttpAccess.of(getServletContext());
-        String user;
+        HttpUser user;
         Element operationElement;
         IdapOperations.Operation operation;
         Ending ending;
         try {
-            user = HttpUsers.of(request);
+            user = access.users().of(request);
             Document envelope = SafeXml.parse(request.getInputStream());
             operationElement = operationOf(envelope);
             operation = IdapOperations.BY_NAME.get(operationElement.getLocalName());
             ending = endingOf(operationElement);
         } catch (AqException e) {
-            fault(response, true, e.errorCode(), e.getMessage());
+            fault(response, e.errorCode() != 0 && e.errorCode() != AqError.STORE_UNAVAILABLE, e.errorCode(), e.getMessage());
             return;
         } catch (HttpAccessException e) {
             fault(response, true, e.errorCode(), e.getMessage());
@@ -76,7 +76,7 @@ public final class IdapServlet extends HttpServlet {
             fault(response, e.errorCode() != 0 && e.errorCode() != AqError.STORE_UNAVAILABLE, e.errorCode(), e.getMessage());
             return;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Aqueduct HTTP: " + operationElement.getLocalName() + " of " + user + " failed", e);
+            LOG.log(Level.WARNING, "Aqueduct HTTP: " + operationElement.getLocalName() + " of " + user.name() + " failed", e);
             fault(response, false, 0, "The operation failed and its transaction was rolled back: " + e);
             return;
         }
@@ -91,7 +91,7 @@ public final class IdapServlet extends HttpServlet {
      * Runs the operation in the HTTP session's held transaction, or in a session of this request when it ends its
      * transaction, or else in a new held transaction the HTTP session keeps.
      */
-    private Element run(HttpServletRequest request, HttpAccess access, String user, IdapOperations.Operation operation,
+    private Element run(HttpServletRequest request, HttpAccess access, HttpUser user, IdapOperations.Operation operation,
             Element operationElement, Ending ending, Document out) {
         HeldTransactions transactions = access.transactions();
         HttpSession httpSession = request.getSession(false);
@@ -111,10 +111,10 @@ public final class IdapServlet extends HttpServlet {
         HeldTransaction held;
         boolean fresh = heldId == null;
         if (fresh) {
-            held = transactions.begin(user, () -> access.openSession(user));
+            held = transactions.begin(user.name(), () -> access.openSession(user));
         } else {
             try {
-                held = transactions.acquire(heldId, user);
+                held = transactions.acquire(heldId, user.name());
             } catch (HttpAccessException e) {
                 if (e.status() != 409) {
                     httpSession.removeAttribute(HELD);

@@ -54,9 +54,10 @@ final class JsonMessages {
         }
     }
 
-    static Message message(JsonObject m, PayloadType type, String queue) {
+    /** {@code sender}: the sender of a message that names none (the request's agent). */
+    static Message message(JsonObject m, PayloadType type, String queue, Agent sender) {
         onlyKnown(m, MESSAGE_FIELDS, "A message");
-        MessageProperties p = MessageProperties.create();
+        MessageProperties p = MessageProperties.create().sender(sender);
         if (m.containsKey("priority")) {
             p.priority(integer(m, "priority"));
         }

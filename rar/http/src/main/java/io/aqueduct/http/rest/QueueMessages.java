@@ -12,6 +12,7 @@ import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.Visibility;
 import io.aqueduct.http.HttpAccess;
+import io.aqueduct.http.HttpUser;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -65,7 +66,7 @@ public class QueueMessages {
             if (o.containsKey("transformation")) {
                 options.transformation(o.getString("transformation"));
             }
-            PayloadType type = access.payloadTypes().of(session, user, queue);
+            PayloadType type = access.payloadTypes().of(session, user.dbUser(), queue);
             List<JsonObject> given = new ArrayList<>();
             if (o.containsKey("messages")) {
                 if (o.keySet().stream().anyMatch(k -> !Set.of("messages", "visibility", "transformation").contains(k))) {
@@ -86,7 +87,7 @@ public class QueueMessages {
             }
             List<Message> messages = new ArrayList<>();
             for (JsonObject m : given) {
-                messages.add(JsonMessages.message(m, type, queue));
+                messages.add(JsonMessages.message(m, type, queue, user.sender()));
             }
             List<MessageId> ids = messages.size() == 1 ? List.of(session.enqueue(queue, options, messages.get(0)))
                     : session.enqueueArray(queue, options, messages);
@@ -118,7 +119,7 @@ public class QueueMessages {
             long cap = access.settings().maxWaitSeconds();
             options.waitSeconds(wait == null ? 0 : wait < 0 || wait > cap ? cap : wait);
             List<Message> got = take(access, session, user, queue, options, max);
-            PayloadType type = access.payloadTypes().of(session, user, queue);
+            PayloadType type = access.payloadTypes().of(session, user.dbUser(), queue);
             return got.isEmpty() ? Response.noContent().build()
                     : Response.ok(JsonMessages.list(got, type).toString(), MediaType.APPLICATION_JSON_TYPE).build();
         });
@@ -135,17 +136,17 @@ public class QueueMessages {
             DequeueOptions options = options(consumer, correlation, null, condition, selector).mode(DequeueMode.BROWSE)
                     .navigation(Navigation.FIRST_MESSAGE).waitSeconds(DequeueOptions.NO_WAIT);
             List<Message> got = take(access, session, user, queue, options, max == null ? 10 : max);
-            return Response.ok(JsonMessages.list(got, access.payloadTypes().of(session, user, queue)).toString(),
+            return Response.ok(JsonMessages.list(got, access.payloadTypes().of(session, user.dbUser(), queue)).toString(),
                     MediaType.APPLICATION_JSON_TYPE).build();
         });
     }
 
-    private static List<Message> take(HttpAccess access, QueueSession session, String user, String queue, DequeueOptions options, Integer max) {
+    private static List<Message> take(HttpAccess access, QueueSession session, HttpUser user, String queue, DequeueOptions options, Integer max) {
         int n = max == null ? 1 : max;
         if (n < 1 || n > access.settings().maxBatch()) {
             throw new AqException(AqError.INVALID_VALUE, "max is " + n + "; it is 1 to " + access.settings().maxBatch() + ".");
         }
-        if (access.payloadTypes().of(session, user, queue) == PayloadType.OBJECT) {
+        if (access.payloadTypes().of(session, user.dbUser(), queue) == PayloadType.OBJECT) {
             throw JsonMessages.objectQueue(queue);
         }
         if (n > 1) {

@@ -4,7 +4,7 @@ import io.aqueduct.api.AqException;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.http.HttpAccess;
 import io.aqueduct.http.HttpAccessException;
-import io.aqueduct.http.HttpUsers;
+import io.aqueduct.http.HttpUser;
 import io.aqueduct.http.transaction.HeldTransaction;
 import jakarta.json.JsonException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,10 +25,10 @@ final class RestWork {
     private RestWork() {
     }
 
-    static Response run(HttpServletRequest request, String transaction, BiFunction<QueueSession, String, Response> work) {
+    static Response run(HttpServletRequest request, String transaction, BiFunction<QueueSession, HttpUser, Response> work) {
         HttpAccess access = HttpAccess.of(request.getServletContext());
         try {
-            String user = HttpUsers.of(request);
+            HttpUser user = access.users().of(request);
             if (transaction == null) {
                 try (QueueSession session = access.openSession(user)) {
                     Response response = work.apply(session, user);
@@ -36,7 +36,7 @@ final class RestWork {
                     return response;
                 }
             }
-            HeldTransaction held = access.transactions().acquire(transaction, user);
+            HeldTransaction held = access.transactions().acquire(transaction, user.name());
             try {
                 Response response = held.run(session -> work.apply(session, user));
                 access.transactions().release(held);

@@ -3,7 +3,7 @@ package io.aqueduct.http.rest;
 import io.aqueduct.api.AqException;
 import io.aqueduct.http.HttpAccess;
 import io.aqueduct.http.HttpAccessException;
-import io.aqueduct.http.HttpUsers;
+import io.aqueduct.http.HttpUser;
 import io.aqueduct.http.transaction.HeldTransaction;
 import jakarta.json.Json;
 import jakarta.servlet.http.HttpServletRequest;
@@ -37,8 +37,8 @@ public class Transactions {
     public Response begin() {
         HttpAccess access = HttpAccess.of(request.getServletContext());
         try {
-            String user = HttpUsers.of(request);
-            HeldTransaction t = access.transactions().begin(user, () -> access.openSession(user));
+            HttpUser user = access.users().of(request);
+            HeldTransaction t = access.transactions().begin(user.name(), () -> access.openSession(user));
             access.transactions().release(t);
             return Response.created(uri.getAbsolutePathBuilder().path(t.id()).build()).type(MediaType.APPLICATION_JSON_TYPE)
                     .entity(Json.createObjectBuilder().add("transaction", t.id())
@@ -72,7 +72,7 @@ public class Transactions {
     private Response end(String id, boolean commit) {
         HttpAccess access = HttpAccess.of(request.getServletContext());
         try {
-            HeldTransaction t = access.transactions().acquire(id, HttpUsers.of(request));
+            HeldTransaction t = access.transactions().acquire(id, access.users().of(request).name());
             access.transactions().end(t, commit);
             return Response.noContent().build();
         } catch (HttpAccessException e) {
