@@ -82,7 +82,8 @@ public class AqResourceAdapter implements ResourceAdapter {
     @ConfigProperty(description = "Queue tables and queues to create (and start) when the adapter starts, if missing: "
             + "definitions separated by ';', e.g. 'table OE.ORDERS_QTAB payload=JSON sort=priority,enq_time; "
             + "queue OE.BOOKED_ORDERS table=OE.ORDERS_QTAB max_retries=4 retry_delay=43200'; also subscribers, "
-            + "transformations, database links and propagation schedules ('schedule OE.BOOKED_ORDERS latency=0'). "
+            + "transformations, database links, propagation schedules ('schedule OE.BOOKED_ORDERS latency=0'), AQ agents "
+            + "('agent JOHN http=true db_users=CBADM') and privileges ('grant ENQUEUE queue=OE.BOOKED_ORDERS to=CBADM'). "
             + "Empty: the system property aqueduct.queueDefinitions, if set.", defaultValue = "")
     private String queueDefinitions = "";
 

@@ -1,6 +1,7 @@
 package io.aqueduct.connector;
 
 import io.aqueduct.api.Agent;
+import io.aqueduct.api.AqAgentInfo;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.DatabaseLinkInfo;
@@ -8,15 +9,21 @@ import io.aqueduct.api.MessageGrouping;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.PropagationSchedule;
 import io.aqueduct.api.QueueAdmin;
+import io.aqueduct.api.QueuePrivilege;
+import io.aqueduct.api.QueuePrivilegeInfo;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.QueueType;
 import io.aqueduct.api.SortOrder;
 import io.aqueduct.api.SubscriberInfo;
+import io.aqueduct.api.SystemPrivilege;
+import io.aqueduct.api.SystemPrivilegeInfo;
 import io.aqueduct.api.TransformationInfo;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,7 +49,10 @@ import java.util.regex.Pattern;
  * transformation OE.TO_SHIPPING from=JSON to=JSON attribute.orderno="source.user_data.orderno";
  * subscriber OE.OE_bookedorders_que name=WS address=WS.WS_BOOKEDORDERS_QUE@SHIPPING transformation=OE.TO_SHIPPING;
  * link SHIPPING url=jdbc:postgresql://shiphost/aq user=aq password=secret;
- * schedule OE.OE_bookedorders_que destination=SHIPPING latency=0 duration=3600 next_time="SYSDATE + 1/24"
+ * schedule OE.OE_bookedorders_que destination=SHIPPING latency=0 duration=3600 next_time="SYSDATE + 1/24";
+ * agent JOHN http=true smtp=false db_users=CBADM;
+ * grant ENQUEUE queue=OE.OE_bookedorders_que to=CBADM grant_option=false;
+ * grant ENQUEUE_ANY to=CBADM admin_option=false
  * </pre>
  *
  * A subscriber (of a multi-consumer queue) is added after its queue: {@code name}, optional
@@ -52,14 +62,23 @@ import java.util.regex.Pattern;
  * settings. A link is {@code url} (required), {@code user}, {@code password}. A schedule is for
  * its source queue and {@code destination} (a link; none: queues of this store), with {@code start}
  * (an ISO-8601 instant, when it is created; none: now), {@code duration} (s; none: no end),
- * {@code next_time} and {@code latency} (s; default 60, AQ's). A value with spaces or {@code ;} is
+ * {@code next_time} and {@code latency} (s; default 60, AQ's). An agent (DBMS_AQADM.CREATE_AQ_AGENT) takes
+ * {@code http} and {@code smtp} ({@code true} / {@code false}, default false as AQ's) and {@code db_users}, a
+ * comma-separated list of the database users it may act as (ENABLE_DB_ACCESS). A grant names a queue
+ * privilege (ENQUEUE, DEQUEUE, ALL) with {@code queue}, {@code to} and optional {@code grant_option}, or a
+ * system privilege (ENQUEUE_ANY, DEQUEUE_ANY, MANAGE_ANY) with {@code to} and optional
+ * {@code admin_option}; {@code to} is a user or PUBLIC. Agent, user and grantee names are identifiers
+ * (a letter, then letters, digits, {@code _ $ #}; at most 30 bytes). A value with spaces or {@code ;} is
  * written in double quotes ({@code ""} inside them is one {@code "}).
  *
  * <p>Existing tables, queues and subscribers (same name, address and protocol) are left as they
  * are; an existing transformation, link or schedule whose settings differ from its definition is
  * altered (one log line says so); one that another node of a shared store creates between the look
  * and the create counts as existing. Nothing is ever dropped. Each object created or altered is
- * logged at INFO. A malformed definition stops the adapter, before anything is created, with a
+ * logged at INFO. An existing agent keeps its HTTP and mail flags (a log line says when they differ from
+ * the definition); the database users its definition names and it is not mapped to are mapped. A grant
+ * that is held (from any grantor) is left as it is, except that a grant or admin option the definition
+ * asks for is added; nothing is revoked. A malformed definition stops the adapter, before anything is created, with a
  * message that quotes it (passwords masked); one the store refuses stops it naming the definition.
  */
 public final class QueueDefinitions {
@@ -72,6 +91,11 @@ public final class QueueDefinitions {
     private static final Set<String> TRANSFORMATION_KEYS = Set.of("from", "to", "function", ATTRIBUTE + "<name>");
     private static final Set<String> LINK_KEYS = Set.of("url", "user", "password");
     private static final Set<String> SCHEDULE_KEYS = Set.of("destination", "start", "duration", "next_time", "latency");
+    private static final Set<String> AGENT_KEYS = Set.of("http", "smtp", "db_users");
+    private static final Set<String> GRANT_KEYS = Set.of("queue", "to", "grant_option", "admin_option");
+    /** AQ's unquoted names, as the engine checks agent, user and grantee names (upper-cased). */
+    private static final Pattern IDENTIFIER = Pattern.compile("\\p{L}[\\p{L}\\p{N}_$#]*");
+    private static final int IDENTIFIER_MAX_BYTES = 30;
     /** AQ's default latency of SCHEDULE_PROPAGATION, in seconds. */
     static final long DEFAULT_LATENCY_SECONDS = 60;
     private static final Pattern PASSWORD = Pattern.compile("(?i)(password\\s*=\\s*)(\"(?:[^\"]|\"\")*\"?|\\S+)");
@@ -102,7 +126,8 @@ public final class QueueDefinitions {
 
     /** Parses the {@code queueDefinitions} text (null or blank: nothing); 24097 naming a malformed definition. */
     public static QueueDefinitions parse(String text) {
-        return parse(text, Set.of("table", "queue", "subscriber", "transformation", "link", "schedule"), "queue definition");
+        return parse(text, Set.of("table", "queue", "subscriber", "transformation", "link", "schedule", "agent", "grant"),
+                "queue definition");
     }
 
     /**
@@ -128,7 +153,8 @@ public final class QueueDefinitions {
                 throw bad(what, trimmed, kinds.size() == 1 ? "a definition is 'link <name> url=... user=... password=...'"
                         : "a definition is 'table <name> key=value ...', 'queue <name> table=<table> ...',"
                         + " 'subscriber <queue> name=<agent> rule=\"...\"', 'transformation <name> from=<type> to=<type> ...',"
-                        + " 'link <name> url=...' or 'schedule <queue> destination=<link> ...'");
+                        + " 'link <name> url=...', 'schedule <queue> destination=<link> ...', 'agent <name> http=true"
+                        + " db_users=<user>' or 'grant <privilege> queue=<queue> to=<user>'");
             }
             String kind = words.get(0).toLowerCase(Locale.ROOT);
             if (!kinds.contains(kind)) {
@@ -140,6 +166,8 @@ public final class QueueDefinitions {
                 case "subscriber" -> SUBSCRIBER_KEYS;
                 case "transformation" -> TRANSFORMATION_KEYS;
                 case "link" -> LINK_KEYS;
+                case "agent" -> AGENT_KEYS;
+                case "grant" -> GRANT_KEYS;
                 default -> SCHEDULE_KEYS;
             };
             Map<String, String> settings = new LinkedHashMap<>();
@@ -164,15 +192,55 @@ public final class QueueDefinitions {
                 }
                 settings.put(key, unquote(word.substring(eq + 1), trimmed, what));
             }
-            check(kind, settings, trimmed, what);
+            check(kind, words.get(1), settings, trimmed, what);
             out.add(new Definition(kind, words.get(1), settings, trimmed));
         }
         return new QueueDefinitions(out, what);
     }
 
     /** What can be checked without the store, so that a mistake stops the adapter before anything is created. */
-    private static void check(String kind, Map<String, String> s, String entry, String what) {
+    private static void check(String kind, String name, Map<String, String> s, String entry, String what) {
         switch (kind) {
+            case "agent" -> {
+                identifier(name, "agent", entry, what);
+                for (String key : List.of("http", "smtp")) {
+                    if (s.containsKey(key)) {
+                        flag(s.get(key), key, entry, what);
+                    }
+                }
+                for (String user : dbUsers(s)) {
+                    identifier(user, "database user", entry, what);
+                }
+            }
+            case "grant" -> {
+                String privilege = name.toUpperCase(Locale.ROOT);
+                boolean onQueue = isOneOf(privilege, QueuePrivilege.values());
+                if (!onQueue && !isOneOf(privilege, SystemPrivilege.values())) {
+                    throw bad(what, entry, "'" + name + "' is no privilege (queue privileges: ENQUEUE, DEQUEUE, ALL with"
+                            + " queue=<queue>; system privileges: ENQUEUE_ANY, DEQUEUE_ANY, MANAGE_ANY)");
+                }
+                if (s.get("to") == null || s.get("to").isBlank()) {
+                    throw bad(what, entry, "a grant needs to=<user> (or to=PUBLIC)");
+                }
+                identifier(s.get("to"), "grantee", entry, what);
+                if (onQueue && (s.get("queue") == null || s.get("queue").isBlank())) {
+                    throw bad(what, entry, "a grant of " + privilege + " needs queue=<queue>");
+                }
+                if (onQueue && s.containsKey("admin_option")) {
+                    throw bad(what, entry, "admin_option is for system privileges; a queue privilege takes grant_option");
+                }
+                if (!onQueue && s.containsKey("queue")) {
+                    throw bad(what, entry, privilege + " is a system privilege (every queue): it takes no queue=");
+                }
+                if (!onQueue && s.containsKey("grant_option")) {
+                    throw bad(what, entry, "grant_option is for queue privileges; a system privilege takes admin_option");
+                }
+                for (String key : List.of("grant_option", "admin_option")) {
+                    if (s.containsKey(key)) {
+                        flag(s.get(key), key, entry, what);
+                    }
+                }
+            }
             case "queue" -> {
                 if (!s.containsKey("table")) {
                     throw bad(what, entry, "a queue needs table=<queue table>");
@@ -235,6 +303,34 @@ public final class QueueDefinitions {
             // said below
         }
         throw bad(what, entry, key + "=" + value + " is not a whole number of 0 or more");
+    }
+
+    private static boolean flag(String value, String key, String entry, String what) {
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw bad(what, entry, key + "=" + value + " is not true or false");
+    }
+
+    private static void identifier(String name, String role, String entry, String what) {
+        String upper = name.strip().toUpperCase(Locale.ROOT);
+        if (!IDENTIFIER.matcher(upper).matches() || upper.getBytes(StandardCharsets.UTF_8).length > IDENTIFIER_MAX_BYTES) {
+            throw bad(what, entry, "'" + name + "' is no valid " + role + " name (a letter, then letters, digits, _, $ or #;"
+                    + " at most " + IDENTIFIER_MAX_BYTES + " bytes)");
+        }
+    }
+
+    private static boolean isOneOf(String name, Enum<?>[] values) {
+        return Arrays.stream(values).anyMatch(v -> v.name().equals(name));
+    }
+
+    /** An agent's {@code db_users}: comma-separated names (none: an empty list). */
+    private static List<String> dbUsers(Map<String, String> s) {
+        String list = s.get("db_users");
+        if (list == null || list.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(list.split(",")).map(String::strip).toList();
     }
 
     private static List<String> ordered(Set<String> names) {
@@ -355,6 +451,8 @@ public final class QueueDefinitions {
                     case "subscriber" -> subscriber(admin, d, defaultSchema);
                     case "transformation" -> transformation(admin, d, defaultSchema, true);
                     case "link" -> link(admin, d, true);
+                    case "agent" -> agent(admin, d, true);
+                    case "grant" -> grant(admin, d, defaultSchema);
                     default -> schedule(admin, d, true);
                 }
             } catch (AqException e) {
@@ -528,6 +626,86 @@ public final class QueueDefinitions {
             LOG.warning(() -> "Aqueduct propagation schedule from queue " + d.name() + " to " + to + " is disabled"
                     + (was.lastErrorMessage() == null ? "" : " (last error: " + was.lastErrorMessage() + ")")
                     + ": it propagates nothing until enabled (enablePropagationSchedule)");
+        }
+    }
+
+    /** {@code firstTry}: false when another node of a shared store created the agent between the look and the create. */
+    private static void agent(QueueAdmin admin, Definition d, boolean firstTry) {
+        Map<String, String> s = d.settings();
+        String name = d.name().strip().toUpperCase(Locale.ROOT);
+        boolean http = s.containsKey("http") && Boolean.parseBoolean(s.get("http"));
+        boolean smtp = s.containsKey("smtp") && Boolean.parseBoolean(s.get("smtp"));
+        AqAgentInfo existing = agentOf(admin, name);
+        if (existing == null) {
+            try {
+                admin.createAqAgent(name, http, smtp);
+            } catch (AqException e) {
+                if (e.errorCode() != AqError.AGENT_EXISTS || !firstTry) {
+                    throw e;
+                }
+                agent(admin, d, false);
+                return;
+            }
+            LOG.info(() -> "Aqueduct created AQ agent " + name + " (" + d.shown() + ")");
+        } else if ((s.containsKey("http") && existing.httpEnabled() != http)
+                || (s.containsKey("smtp") && existing.smtpEnabled() != smtp)) {
+            LOG.info(() -> "Aqueduct AQ agent " + name + " exists with http=" + existing.httpEnabled() + " smtp="
+                    + existing.smtpEnabled() + ", not those of its definition: left as it is (alterAqAgent changes it)");
+        }
+        List<String> mapped = existing == null ? List.of() : existing.dbUsers();
+        for (String user : dbUsers(s)) {
+            String upper = user.toUpperCase(Locale.ROOT);
+            if (!mapped.contains(upper)) {
+                admin.enableDbAccess(name, upper); // mapping again changes nothing: a node racing this one is harmless
+                LOG.info(() -> "Aqueduct mapped AQ agent " + name + " to database user " + upper + " (" + d.shown() + ")");
+            }
+        }
+    }
+
+    private static AqAgentInfo agentOf(QueueAdmin admin, String name) {
+        for (AqAgentInfo a : admin.aqAgents()) {
+            if (a.name().equalsIgnoreCase(name)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** Grants what is not held yet (granting again is harmless: the engine keeps one grant and adds an option). */
+    private static void grant(QueueAdmin admin, Definition d, String defaultSchema) {
+        Map<String, String> s = d.settings();
+        String privilege = d.name().strip().toUpperCase(Locale.ROOT);
+        String grantee = s.get("to").strip().toUpperCase(Locale.ROOT);
+        if (isOneOf(privilege, SystemPrivilege.values())) {
+            SystemPrivilege p = SystemPrivilege.valueOf(privilege);
+            boolean adminOption = s.containsKey("admin_option") && Boolean.parseBoolean(s.get("admin_option"));
+            boolean held = admin.systemPrivileges().stream().anyMatch(g -> g.grantee().equals(grantee) && g.privilege() == p
+                    && (g.adminOption() || !adminOption));
+            if (!held) {
+                admin.grantSystemPrivilege(p, grantee, adminOption);
+                LOG.info(() -> "Aqueduct granted " + privilege + " to " + grantee + " (" + d.shown() + ")");
+            }
+            return;
+        }
+        QueuePrivilege p = QueuePrivilege.valueOf(privilege);
+        String queue = s.get("queue");
+        boolean grantOption = s.containsKey("grant_option") && Boolean.parseBoolean(s.get("grant_option"));
+        boolean enqueue = false;
+        boolean dequeue = false;
+        for (QueuePrivilegeInfo g : admin.queuePrivileges()) {
+            if (g.grantee().equals(grantee) && sameName(g.owner() + "." + g.queue(), queue, defaultSchema)) {
+                enqueue |= g.enqueue() && (g.enqueueGrantable() || !grantOption);
+                dequeue |= g.dequeue() && (g.dequeueGrantable() || !grantOption);
+            }
+        }
+        boolean held = switch (p) {
+            case ENQUEUE -> enqueue;
+            case DEQUEUE -> dequeue;
+            case ALL -> enqueue && dequeue;
+        };
+        if (!held) {
+            admin.grantQueuePrivilege(p, queue, grantee, grantOption);
+            LOG.info(() -> "Aqueduct granted " + privilege + " on queue " + queue + " to " + grantee + " (" + d.shown() + ")");
         }
     }
 

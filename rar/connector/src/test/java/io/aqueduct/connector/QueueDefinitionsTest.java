@@ -3,12 +3,16 @@ package io.aqueduct.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.aqueduct.api.AqAgentInfo;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.QueueType;
 import io.aqueduct.api.SubscriberInfo;
+import io.aqueduct.api.SystemPrivilege;
+import io.aqueduct.api.SystemPrivilegeInfo;
 import jakarta.resource.spi.ResourceAdapterInternalException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,6 +53,17 @@ class QueueDefinitionsTest {
             table OE.T payload                          | 'payload' is not key=value
             table OE.T comment=half"quoted"             | quote the whole value
             subscriber OE.SHIPPING rule="a = 1"         | a subscriber needs name=<agent name>
+            agent JOHN http=yes                         | http=yes is not true or false
+            agent JOHN db_users=CBADM,2FAST             | '2FAST' is no valid database user name
+            agent john.doe http=true                    | 'john.doe' is no valid agent name
+            agent JOHN enable_http=true                 | unknown setting 'enable_http'
+            grant SELECT queue=OE.Q to=CBADM            | 'SELECT' is no privilege
+            grant ENQUEUE to=CBADM                      | a grant of ENQUEUE needs queue=<queue>
+            grant DEQUEUE queue=OE.Q                    | a grant needs to=<user>
+            grant ENQUEUE_ANY queue=OE.Q to=CBADM       | ENQUEUE_ANY is a system privilege (every queue): it takes no queue=
+            grant ENQUEUE queue=OE.Q to=CBADM admin_option=true | admin_option is for system privileges
+            grant MANAGE_ANY to=CBADM grant_option=true | grant_option is for queue privileges
+            grant ALL queue=OE.Q to=CBADM grant_option=1 | grant_option=1 is not true or false
             """)
     void a_malformed_definition_is_refused_naming_it_and_what_is_wrong(String definition, String reason) {
         assertThatThrownBy(() -> QueueDefinitions.parse("table OE.FINE_QTAB payload=TEXT; " + definition))
@@ -86,6 +101,48 @@ class QueueDefinitionsTest {
             assertThat(again.browse("OE.BOOKED_ORDERS")).as("the message enqueued before the restart")
                     .extracting(m -> m.text().replace(" ", "")).containsExactly("{\"orderno\":1}");
         }
+    }
+
+    private static final String AGENTS_AND_GRANTS = VALID + """
+            ;agent John http=true smtp=false db_users=CBADM;
+            agent MAILER smtp=true;
+            grant ENQUEUE queue=OE.BOOKED_ORDERS to=CBADM grant_option=false;
+            grant ALL queue=OE.Booked_Orders to=Shipping;
+            grant DEQUEUE_ANY to=AUDITOR admin_option=true;
+            grant ENQUEUE_ANY to=PUBLIC
+            """;
+
+    @Test
+    void agents_and_grants_are_created_once_and_what_an_administrator_changed_since_is_left_alone() throws Exception {
+        try (RunningAdapter ra = RunningAdapter.onDerby(store, AGENTS_AND_GRANTS)) {
+            var admin = ra.adapter.engine().admin();
+            assertThat(admin.aqAgents()).containsExactly(new AqAgentInfo("JOHN", true, false, List.of("CBADM")),
+                    new AqAgentInfo("MAILER", false, true, List.of()));
+            assertThat(admin.queuePrivileges()).extracting(p -> p.grantee() + " " + p.owner() + "." + p.queue() + " "
+                    + p.enqueue() + "/" + p.dequeue() + " " + p.enqueueGrantable())
+                    .containsExactlyInAnyOrder("CBADM OE.BOOKED_ORDERS true/false false", "SHIPPING OE.BOOKED_ORDERS true/true false");
+            assertThat(admin.systemPrivileges()).containsExactlyInAnyOrder(
+                    new SystemPrivilegeInfo("AUDITOR", SystemPrivilege.DEQUEUE_ANY, true),
+                    new SystemPrivilegeInfo("PUBLIC", SystemPrivilege.ENQUEUE_ANY, false));
+            // an administrator's changes after the start
+            admin.alterAqAgent("JOHN", false, null);
+            admin.enableDbAccess("JOHN", "OE");
+        }
+        try (RunningAdapter again = RunningAdapter.onDerby(store, AGENTS_AND_GRANTS.replace("db_users=CBADM", "db_users=CBADM,BILLING"))) {
+            var admin = again.adapter.engine().admin();
+            assertThat(admin.aqAgents()).as("flags left as the administrator set them; a database user added to the definition mapped")
+                    .contains(new AqAgentInfo("JOHN", false, false, List.of("BILLING", "CBADM", "OE")));
+            assertThat(admin.queuePrivileges()).as("no second grant").hasSize(2);
+            assertThat(admin.systemPrivileges()).hasSize(2);
+        }
+    }
+
+    @Test
+    void a_grant_on_a_queue_that_does_not_exist_stops_the_adapter_naming_it() {
+        assertThatThrownBy(() -> RunningAdapter.onDerby(store, "grant ENQUEUE queue=OE.NO_SUCH_Q to=CBADM"))
+                .isInstanceOf(ResourceAdapterInternalException.class)
+                .hasMessageContaining("Queue definition 'grant ENQUEUE' failed")
+                .hasMessageContaining("NO_SUCH_Q");
     }
 
     @Test
