@@ -71,11 +71,16 @@ class HttpAccessIT {
         return ear;
     }
 
-    /** john may use AQ over HTTP (group aqueduct-http); mallory is a user of the realm without that role. */
+    /**
+     * john and jane may use AQ over HTTP (group aqueduct-http) and are AQ agents (it/tests/pom.xml's queue definitions):
+     * john works as HTTP, the owner of the HTTP.* queues, jane as CLERK, with ENQUEUE on HTTP.CLERK_IN_Q and DEQUEUE on
+     * HTTP.CLERK_OUT_Q only. mary has the role but is no agent; mallory is a user of the realm without the role.
+     */
     @BeforeAll
     static void users() throws IOException {
         CommandRunner runner = Globals.getDefaultHabitat().getService(CommandRunner.class);
-        for (String[] user : new String[][] {{"john", "aqueduct-http"}, {"mallory", "staff"}}) {
+        for (String[] user : new String[][] {{"john", "aqueduct-http"}, {"jane", "aqueduct-http"}, {"mary", "aqueduct-http"},
+                {"mallory", "staff"}}) {
             // as asadmin takes it: the password from a password file, never on the command line
             java.nio.file.Path passwordFile = java.nio.file.Files.createTempFile("aqueduct-http-user", ".txt");
             java.nio.file.Files.writeString(passwordFile, "AS_ADMIN_USERPASSWORD=secret-" + user[0] + "\n");
@@ -307,6 +312,49 @@ class HttpAccessIT {
                     .as(path).isEqualTo(403);
         }
         assertThat(text(Client.as("john").soap(receive("HTTP.TEXT_Q", null), 200), "message_count")).isEqualTo("0");
+    }
+
+    @Test
+    void aRealmUserThatIsNoAqAgentIsRefusedWith403NamingCreateAqAgent() {
+        HttpResponse<String> rest = Client.as("mary").post("/api/queues/HTTP.TEXT_Q/messages", "application/json",
+                "{\"payload\": \"mary\"}");
+        assertThat(rest.statusCode()).as(rest.body()).isEqualTo(403);
+        assertThat(jsonObject(rest.body()).getInt("error")).isEqualTo(24088);
+        assertThat(jsonObject(rest.body()).getString("message")).contains("mary is no AQ agent", "CREATE_AQ_AGENT",
+                "createAqAgent(\"MARY\", true, false)");
+        Document fault = Client.as("mary").soap(sendText("HTTP.TEXT_Q", "mary", true), 500);
+        assertThat(text(fault, "error_code")).isEqualTo("24088");
+        assertThat(text(fault, "faultstring")).startsWith("AQ-24088: The user mary is no AQ agent");
+        assertThat(receiveText(Client.as("john"), "HTTP.TEXT_Q")).as("nothing enqueued").isEmpty();
+    }
+
+    @Test
+    void anAgentWorksWithItsDatabaseUsersPrivilegesOnlyAndNothingRefusedIsEnqueued() {
+        Client jane = Client.as("jane");
+        Client john = Client.as("john");
+        // CLERK has no ENQUEUE on CLERK_OUT_Q: 403 from the REST API, a SOAP fault with 1031 from the servlet
+        HttpResponse<String> rest = jane.post("/api/queues/HTTP.CLERK_OUT_Q/messages", "application/json", "{\"payload\": \"no\"}");
+        assertThat(rest.statusCode()).as(rest.body()).isEqualTo(403);
+        assertThat(jsonObject(rest.body()).getInt("error")).isEqualTo(1031);
+        assertThat(jsonObject(rest.body()).getString("message")).contains("CLERK may not enqueue into HTTP.CLERK_OUT_Q");
+        Document fault = jane.soap(sendText("HTTP.CLERK_OUT_Q", "no", true), 500);
+        assertThat(text(fault, "error_code")).isEqualTo("1031");
+        assertThat(text(fault, "faultstring")).startsWith("AQ-01031: CLERK may not enqueue into HTTP.CLERK_OUT_Q");
+        assertThat(receiveText(john, "HTTP.CLERK_OUT_Q")).as("nothing enqueued").isEmpty();
+        // nor DEQUEUE on CLERK_IN_Q
+        assertThat(text(jane.soap(receive("HTTP.CLERK_IN_Q", null), 500), "error_code")).isEqualTo("1031");
+        assertThat(jane.post("/api/queues/HTTP.CLERK_IN_Q/receive", null, "").statusCode()).isEqualTo(403);
+
+        // with the grants: ENQUEUE on CLERK_IN_Q, DEQUEUE on CLERK_OUT_Q; a message sent without a sender has jane's agent
+        assertThat(jane.post("/api/queues/HTTP.CLERK_IN_Q/messages", "application/json", "{\"payload\": \"by rest\"}")
+                .statusCode()).isEqualTo(201);
+        String bySoap = text(jane.soap(sendText("HTTP.CLERK_IN_Q", "by soap", true), 200), "message_id");
+        Document first = john.soap(receive("HTTP.CLERK_IN_Q", null), 200);
+        assertThat(text(first, "text")).isEqualTo("by rest");
+        assertThat(text(first, "agent_name")).isEqualTo("JANE");
+        assertThat(receiveText(john, "HTTP.CLERK_IN_Q")).containsExactly(bySoap + "=by soap");
+        String forJane = text(john.soap(sendText("HTTP.CLERK_OUT_Q", "for jane", true), 200), "message_id");
+        assertThat(receiveText(jane, "HTTP.CLERK_OUT_Q")).containsExactly(forJane + "=for jane");
     }
 
     // ------------------------------------------------------------------ the JSON REST API

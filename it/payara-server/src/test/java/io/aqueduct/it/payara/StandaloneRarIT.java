@@ -64,8 +64,9 @@ class StandaloneRarIT {
         Path derby = Path.of(System.getProperty("crash.derbyLib"));
         domain.asadmin(T, "add-library", derby.resolve("derby.jar").toString(), derby.resolve("derbytools.jar").toString(),
                 derby.resolve("derbyshared.jar").toString());
-        domain.asadmin(T, "create-jvm-options",
-                "-Daqueduct.queueDefinitions=" + Files.readString(ROOT.resolve("server-config/queue-definitions.txt")).strip());
+        // and, for aqueduct.war (server-config/README.md, "AQ over HTTP"), john as an AQ agent working as SHIP
+        domain.asadmin(T, "create-jvm-options", "-Daqueduct.queueDefinitions="
+                + Files.readString(ROOT.resolve("server-config/queue-definitions.txt")).strip() + "; agent JOHN http=true db_users=SHIP");
         domain.restart();
         log("Derby added, queue definitions set, domain restarted");
         setupAt = domain.serverLogSize();
@@ -150,7 +151,7 @@ class StandaloneRarIT {
         String basic = "Basic " + java.util.Base64.getEncoder().encodeToString("john:secret-john".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
 
-        // the REST API browses a queue of the server-wide resources as john
+        // the REST API browses a queue of the server-wide resources as john, that is as SHIP, the queue's owner
         java.net.http.HttpResponse<String> browsed = http.send(java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create(base + "/api/queues/SHIP.SHIP_BOOKEDORDERS_QUE/messages")).header("Authorization", basic)
                 .timeout(Duration.ofSeconds(60)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
