@@ -2,6 +2,7 @@ package io.aqueduct.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -11,6 +12,7 @@ import java.io.InputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.net.CookieManager;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.awaitility.Awaitility;
 import org.glassfish.embeddable.CommandResult;
@@ -355,6 +358,83 @@ class HttpAccessIT {
         assertThat(receiveText(john, "HTTP.CLERK_IN_Q")).containsExactly(bySoap + "=by soap");
         String forJane = text(john.soap(sendText("HTTP.CLERK_OUT_Q", "for jane", true), 200), "message_id");
         assertThat(receiveText(jane, "HTTP.CLERK_OUT_Q")).containsExactly(forJane + "=for jane");
+    }
+
+    // ------------------------------------------------------------------ registrations for notifications
+
+    @Test
+    void theSeedsRegisterEnvelopeAndTheRestApiRegisterForNotificationsThatArriveAfterASend() throws IOException {
+        // the test's endpoint: every POST it is sent, as "<path> <content type>\n<body>"
+        List<String> notifications = new CopyOnWriteArrayList<>();
+        HttpServer endpoint = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        endpoint.createContext("/", exchange -> {
+            try (exchange) {
+                notifications.add(exchange.getRequestURI().getPath() + " " + exchange.getRequestHeaders().getFirst("Content-Type")
+                        + "\n" + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                exchange.sendResponseHeaders(204, -1);
+            }
+        });
+        endpoint.start();
+        String base = "http://127.0.0.1:" + endpoint.getAddress().getPort();
+        Client john = Client.as("john");
+        String register = resource("aqxmlregister-seed.xml").replace("NOTIFY_URL", base + "/xml");
+        String restUrl = base + "/json";
+        try {
+            // the seed's AQXmlRegister (an http:// URL for its mailto:), then an order for EAST_SHIPPING
+            assertThat(text(only(john.soap(register, 200), AQ, "AQXmlRegisterResponse"), "status_code")).isEqualTo("0");
+            String order = text(john.soap(resource("aqxmlsend-seed.xml").replace(">ORDER1<", ">NOTIFY<"), 200), "message_id");
+            Awaitility.await("the AQXmlNotification of " + order).atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(notifications).anySatisfy(n -> assertThat(n).startsWith("/xml text/xml")
+                            .contains("AQXmlNotification", "<destination>HTTP.OE_BOOKEDORDERS_QUE</destination>",
+                                    "<message_id>" + order + "</message_id>", "<correlation>NOTIFY</correlation>")));
+
+            // the REST API: JSON notifications with a context
+            HttpResponse<String> registered = john.post("/api/queues/HTTP.NOTIFY_Q/registrations", "application/json",
+                    "{\"notifyUrl\": \"" + restUrl + "\", \"qos\": [\"JSON\"], \"context\": \"ZWFzdA==\"}");
+            assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+            String id = jsonObject(john.post("/api/queues/HTTP.NOTIFY_Q/messages", "application/json", "{\"payload\": \"n\"}")
+                    .body()).getJsonArray("messageIds").getString(0);
+            Awaitility.await("the JSON notification of " + id).atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(notifications).anySatisfy(n -> assertThat(n).startsWith("/json application/json")
+                            .contains("\"message_id\":\"" + id + "\"", "\"context\":\"ZWFzdA==\"")));
+        } finally {
+            try {
+                Document unregistered = john.soap(register.replace("AQXmlRegister", "AQXmlUnregister"), 200);
+                only(unregistered, AQ, "AQXmlUnregisterResponse");
+                assertThat(john.send("/api/queues/HTTP.NOTIFY_Q/registrations?notifyUrl=" + restUrl, "DELETE", null,
+                        HttpRequest.BodyPublishers.noBody()).statusCode()).isEqualTo(204);
+            } finally {
+                endpoint.stop(0);
+            }
+        }
+        HttpResponse<String> again = john.send("/api/queues/HTTP.NOTIFY_Q/registrations?notifyUrl=" + restUrl, "DELETE", null,
+                HttpRequest.BodyPublishers.noBody());
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(404);
+        assertThat(jsonObject(again.body()).getInt("error")).isEqualTo(24950);
+        // what the notifications announced, taken away
+        assertThat(text(john.soap(resource("aqxmlreceive-seed.xml").replace(">RUSH<", ">NOTIFY<"), 200), "message_count")).isEqualTo("1");
+        assertThat(receiveText(john, "HTTP.NOTIFY_Q")).singleElement().asString().endsWith("=n");
+    }
+
+    @Test
+    void aRegistrationNeedsDequeueOnTheQueueAndAnInternetAddress() {
+        Client jane = Client.as("jane");
+        String url = "http://127.0.0.1:9/never";
+        HttpResponse<String> rest = jane.post("/api/queues/HTTP.CLERK_IN_Q/registrations", "application/json",
+                "{\"notifyUrl\": \"" + url + "\"}");
+        assertThat(rest.statusCode()).as(rest.body()).isEqualTo(403);
+        assertThat(jsonObject(rest.body()).getString("message")).contains("CLERK may not dequeue from HTTP.CLERK_IN_Q");
+        Document fault = jane.soap(envelope("<AQXmlRegister xmlns=\"" + AQ + "\"><register_options><destination>HTTP.CLERK_IN_Q"
+                + "</destination><notify_url>" + url + "</notify_url></register_options></AQXmlRegister>"), 500);
+        assertThat(text(fault, "error_code")).isEqualTo("1031");
+        HttpResponse<String> inJvm = Client.as("john").post("/api/queues/HTTP.NOTIFY_Q/registrations", "application/json",
+                "{\"notifyUrl\": \"java:someones.listener\"}");
+        assertThat(inJvm.statusCode()).as(inJvm.body()).isEqualTo(400);
+        assertThat(jsonObject(inJvm.body()).getInt("error")).isEqualTo(24915);
+        assertThat(jane.post("/api/queues/HTTP.CLERK_OUT_Q/registrations", "application/json", "{\"notifyUrl\": \"" + url + "\"}")
+                .statusCode()).as("DEQUEUE granted").isEqualTo(201);
+        assertThat(jane.send("/api/queues/HTTP.CLERK_OUT_Q/registrations?notifyUrl=" + url, "DELETE", null,
+                HttpRequest.BodyPublishers.noBody()).statusCode()).isEqualTo(204);
     }
 
     // ------------------------------------------------------------------ the JSON REST API

@@ -19,8 +19,11 @@ import io.aqueduct.api.Message;
 import io.aqueduct.api.MessageId;
 import io.aqueduct.api.MessageProperties;
 import io.aqueduct.api.Navigation;
+import io.aqueduct.api.NotificationQos;
 import io.aqueduct.api.PayloadType;
+import io.aqueduct.api.Registration;
 import io.aqueduct.api.Visibility;
+import io.aqueduct.http.NotifyUrls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +33,7 @@ import org.w3c.dom.Element;
 /**
  * The operations of the AQ XML servlet, by their element names. Each reads its request element completely (a fault
  * for anything malformed) before it calls the queue session, so a refused request has changed nothing. Adding an
- * operation (AQXmlRegister, say) is one more entry in {@link #BY_NAME}.
+ * operation is one more entry in {@link #BY_NAME}.
  */
 final class IdapOperations {
     /** What an operation element may hold besides its own elements: the end of the transaction. */
@@ -45,6 +48,8 @@ final class IdapOperations {
             "AQXmlSend", (call, request) -> send(call, request, "AQXmlSendResponse"),
             "AQXmlPublish", (call, request) -> send(call, request, "AQXmlPublishResponse"),
             "AQXmlReceive", IdapOperations::receive,
+            "AQXmlRegister", IdapOperations::register,
+            "AQXmlUnregister", IdapOperations::unregister,
             // alone, they only end the transaction (the servlet does that); their response says it went well
             "AQXmlCommit", (call, request) -> ended(call, request, "AQXmlCommitResponse"),
             "AQXmlRollback", (call, request) -> ended(call, request, "AQXmlRollbackResponse"));
@@ -235,6 +240,60 @@ final class IdapOperations {
         result.appendChild(set);
         response.appendChild(result);
         return response;
+    }
+
+    // ------------------------------------------------------------------ AQXmlRegister, AQXmlUnregister
+
+    /**
+     * DBMS_AQ.REGISTER: {@code register_options} with {@code destination}, {@code consumer_name} (multi-consumer
+     * queues), {@code notify_url}, and Aqueduct's {@code context} (base64), {@code qos} (RELIABLE, PAYLOAD, JSON; one
+     * per element) and {@code timeout} (seconds, 0 none). The engine refuses it (1031) without DEQUEUE on the queue.
+     * A registration commits on its own, whatever the request's AQXmlCommit / AQXmlRollback.
+     */
+    private static Element register(IdapCall call, Element request) {
+        List<Element> parts = children(request, with("register_options"));
+        Element options = required(parts, request, "register_options");
+        List<Element> ro = children(options, Set.of("destination", "consumer_name", "notify_url", "context", "qos", "timeout"));
+        Registration r = registration(ro, options);
+        String context = text(ro, options, "context");
+        if (context != null) {
+            try {
+                r.context(java.util.Base64.getDecoder().decode(context));
+            } catch (IllegalArgumentException e) {
+                throw new IdapRequestException("<context> must be base64: " + e.getMessage() + ".");
+            }
+        }
+        for (Element q : Elements.all(ro, "qos")) {
+            String flag = Elements.text(q);
+            r.qos(java.util.Arrays.stream(NotificationQos.values()).filter(v -> v.name().equalsIgnoreCase(flag)).findFirst()
+                    .orElseThrow(() -> new IdapRequestException("<qos> is '" + Elements.abbreviate(flag) + "'; it is one of "
+                            + java.util.Arrays.toString(NotificationQos.values()) + ".")));
+        }
+        Long timeout = number(ro, options, "timeout");
+        if (timeout != null) {
+            r.timeoutSeconds(timeout);
+        }
+        call.session.register(r);
+        Element response = call.element("AQXmlRegisterResponse");
+        response.appendChild(call.ok());
+        return response;
+    }
+
+    /** DBMS_AQ.UNREGISTER: the {@code register_options} destination, consumer_name and notify_url name the registration. */
+    private static Element unregister(IdapCall call, Element request) {
+        List<Element> parts = children(request, with("register_options"));
+        Element options = required(parts, request, "register_options");
+        List<Element> ro = children(options, Set.of("destination", "consumer_name", "notify_url"));
+        call.session.unregister(registration(ro, options));
+        Element response = call.element("AQXmlUnregisterResponse");
+        response.appendChild(call.ok());
+        return response;
+    }
+
+    private static Registration registration(List<Element> ro, Element options) {
+        return Registration.forQueue(requiredText(ro, options, "destination"))
+                .consumer(text(ro, options, "consumer_name"))
+                .notifyUrl(NotifyUrls.checked(Elements.text(required(ro, options, "notify_url"))));
     }
 
     private static Element message(IdapCall call, Message m, int number, PayloadType type) {

@@ -26,7 +26,7 @@ import org.w3c.dom.Element;
 /**
  * The AQ XML servlet (IDAP) at AQ's fixed path {@code aqserv/servlet}: a SOAP 1.1 envelope POSTed in, its body one
  * operation of namespace {@code http://ns.oracle.com/AQ/schemas/access} (AQXmlSend, AQXmlPublish, AQXmlReceive,
- * AQXmlCommit, AQXmlRollback), the AQXml...Response or a SOAP fault out.
+ * AQXmlRegister, AQXmlUnregister, AQXmlCommit, AQXmlRollback), the AQXml...Response or a SOAP fault out.
  *
  * <p>Transactions: an operation holding {@code <AQXmlCommit/>} (or {@code <AQXmlRollback/>}) ends its transaction.
  * Without one, the work stays in a transaction held for the HTTP session (its cookie) and the session's next

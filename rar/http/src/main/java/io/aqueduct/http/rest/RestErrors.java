@@ -29,7 +29,7 @@ final class RestErrors {
 
     static int statusOf(int code) {
         return switch (code) {
-            case AqError.QUEUE_NOT_FOUND, AqError.QUEUE_DOES_NOT_EXIST, AqError.MESSAGE_NOT_FOUND -> 404;
+            case AqError.QUEUE_NOT_FOUND, AqError.QUEUE_DOES_NOT_EXIST, AqError.MESSAGE_NOT_FOUND, AqError.REGISTRATION_NOT_FOUND -> 404;
             case INSUFFICIENT_PRIVILEGES -> 403;
             case AqError.STORE_FAILURE, AqError.STORE_UNAVAILABLE, AqError.COMMIT_OUTCOME_UNKNOWN -> 503;
             default -> 400;
