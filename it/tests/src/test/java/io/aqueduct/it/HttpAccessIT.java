@@ -431,6 +431,10 @@ class HttpAccessIT {
                 "{\"notifyUrl\": \"java:someones.listener\"}");
         assertThat(inJvm.statusCode()).as(inJvm.body()).isEqualTo(400);
         assertThat(jsonObject(inJvm.body()).getInt("error")).isEqualTo(24915);
+        HttpResponse<String> inJvmRemoved = Client.as("john").send("/api/queues/HTTP.NOTIFY_Q/registrations?notifyUrl=java:x",
+                "DELETE", null, HttpRequest.BodyPublishers.noBody());
+        assertThat(inJvmRemoved.statusCode()).as(inJvmRemoved.body()).isEqualTo(400);
+        assertThat(jsonObject(inJvmRemoved.body()).getInt("error")).isEqualTo(24915);
         assertThat(jane.post("/api/queues/HTTP.CLERK_OUT_Q/registrations", "application/json", "{\"notifyUrl\": \"" + url + "\"}")
                 .statusCode()).as("DEQUEUE granted").isEqualTo(201);
         assertThat(jane.send("/api/queues/HTTP.CLERK_OUT_Q/registrations?notifyUrl=" + url, "DELETE", null,

@@ -12,7 +12,8 @@ public final class NotifyUrls {
     /**
      * {@code url} when an Internet client may name it: {@code http://}, {@code https://} or {@code mailto:} (the
      * engine checks them further). A {@code java:} name is an application's in-JVM listener: a client over HTTP may not
-     * direct notifications (and its context) to one, so it is refused (24915) before anything is registered.
+     * direct notifications (and its context) to one, nor remove an application's registration, so it is refused (24915)
+     * before anything is registered or unregistered.
      */
     public static String checked(String url) {
         if (url != null && url.strip().toLowerCase(Locale.ROOT).startsWith("java:")) {

@@ -81,7 +81,7 @@ public class Registrations {
                 throw new AqException(AqError.INVALID_VALUE, "Name the registration to remove: ?notifyUrl=<its URL>"
                         + " (and &consumer=<name> on a multi-consumer queue).");
             }
-            session.unregister(Registration.forQueue(queue).consumer(consumer).notifyUrl(notifyUrl));
+            session.unregister(Registration.forQueue(queue).consumer(consumer).notifyUrl(NotifyUrls.checked(notifyUrl)));
             return Response.noContent().build();
         });
     }
