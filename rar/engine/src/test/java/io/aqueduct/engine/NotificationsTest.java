@@ -58,7 +58,7 @@ class NotificationsTest extends EngineFixture {
     private static final String MQT = "BOOKED_QT";
 
     @RegisterExtension
-    static final GreenMailExtension MAIL = new GreenMailExtension(ServerSetupTest.SMTP);
+    static final GreenMailExtension MAIL = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort());
 
     private final List<AqNotification> received = new CopyOnWriteArrayList<>();
     private final List<AqNotification> shipping = new CopyOnWriteArrayList<>();
