@@ -45,6 +45,20 @@ public final class CheckedAdmin implements QueueAdmin {
         privileges.checkManage(this.user, QualifiedName.forLookup(name, defaultSchema, kind).schema(), what);
     }
 
+    /** Refuses a subscriber whose address propagation would deliver to where the user may not enqueue (see {@link Privileges#checkAddress}). */
+    private void address(String queue, Agent subscriber, String what) {
+        if (subscriber != null) {
+            privileges.checkAddress(this.user, QualifiedName.forLookup(queue, defaultSchema, "queue").schema(), subscriber, what);
+        }
+    }
+
+    /** A schedule to a database link: the link reaches another store, as the link's owner, so it needs MANAGE_ANY as links do. */
+    private void link(String destination, String what) {
+        if (!io.aqueduct.engine.queue.RemoteAddress.scheduleDestination(destination).equals(PropagationSchedule.LOCAL)) {
+            privileges.checkManageAny(this.user, what + " to database link " + io.aqueduct.engine.queue.RemoteAddress.linkName(destination));
+        }
+    }
+
     @Override
     public void createQueueTable(String queueTable, QueueTableProperties properties) {
         schema(queueTable, "queue table", "create a queue table");
@@ -97,12 +111,14 @@ public final class CheckedAdmin implements QueueAdmin {
     @Override
     public void addSubscriber(String queue, Agent subscriber, String rule) {
         schema(queue, "queue", "add a subscriber");
+        address(queue, subscriber, "add a subscriber");
         delegate.addSubscriber(queue, subscriber, rule);
     }
 
     @Override
     public void alterSubscriber(String queue, Agent subscriber, String rule) {
         schema(queue, "queue", "alter a subscriber");
+        address(queue, subscriber, "alter a subscriber");
         delegate.alterSubscriber(queue, subscriber, rule);
     }
 
@@ -115,24 +131,28 @@ public final class CheckedAdmin implements QueueAdmin {
     @Override
     public void addSubscriber(String queue, Agent subscriber, String rule, String transformation) {
         schema(queue, "queue", "add a subscriber");
+        address(queue, subscriber, "add a subscriber");
         delegate.addSubscriber(queue, subscriber, rule, transformation);
     }
 
     @Override
     public void alterSubscriber(String queue, Agent subscriber, String rule, String transformation) {
         schema(queue, "queue", "alter a subscriber");
+        address(queue, subscriber, "alter a subscriber");
         delegate.alterSubscriber(queue, subscriber, rule, transformation);
     }
 
     @Override
     public void addSubscriber(String queue, Agent subscriber, String rule, String transformation, RuleSyntax syntax) {
         schema(queue, "queue", "add a subscriber");
+        address(queue, subscriber, "add a subscriber");
         delegate.addSubscriber(queue, subscriber, rule, transformation, syntax);
     }
 
     @Override
     public void alterSubscriber(String queue, Agent subscriber, String rule, String transformation, RuleSyntax syntax) {
         schema(queue, "queue", "alter a subscriber");
+        address(queue, subscriber, "alter a subscriber");
         delegate.alterSubscriber(queue, subscriber, rule, transformation, syntax);
     }
 
@@ -185,6 +205,7 @@ public final class CheckedAdmin implements QueueAdmin {
     @Override
     public void schedulePropagation(String queue, String destination, java.time.Instant startTime, Long durationSeconds, String nextTime, long latencySeconds) {
         schema(queue, "queue", "schedule propagation");
+        link(destination, "schedule propagation");
         delegate.schedulePropagation(queue, destination, startTime, durationSeconds, nextTime, latencySeconds);
     }
 
@@ -197,12 +218,14 @@ public final class CheckedAdmin implements QueueAdmin {
     @Override
     public void alterPropagationSchedule(String queue, String destination, Long durationSeconds, String nextTime, long latencySeconds) {
         schema(queue, "queue", "alter a propagation schedule");
+        link(destination, "alter a propagation schedule");
         delegate.alterPropagationSchedule(queue, destination, durationSeconds, nextTime, latencySeconds);
     }
 
     @Override
     public void enablePropagationSchedule(String queue, String destination) {
         schema(queue, "queue", "enable a propagation schedule");
+        link(destination, "enable a propagation schedule");
         delegate.enablePropagationSchedule(queue, destination);
     }
 

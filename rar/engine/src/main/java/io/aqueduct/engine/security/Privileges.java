@@ -125,6 +125,51 @@ public final class Privileges {
                 + queue.qualifiedName() + ": grant it " + needed + " on the queue or " + needed + "_ANY.");
     }
 
+    /**
+     * Refuses (1031) naming {@code address} (a remote consumer's address: {@code [schema.]queue}, or
+     * {@code [schema.]queue@link}) in a subscriber or a recipient list of a queue of {@code sourceSchema} unless
+     * {@code user} could enqueue there itself: propagation delivers as the engine's user, so without
+     * this check any user could reach every queue (and, through a link, every linked store). A queue
+     * of this store needs ENQUEUE on it (ENQUEUE_ANY, or owning its schema: a queue created there later
+     * is the user's own); a link MANAGE_ANY, as the link itself does. {@code what} says where the
+     * address was given. Nothing is checked for an administrator, nor for an address propagation
+     * does not serve (another protocol: never delivered).
+     */
+    public void checkAddress(String user, String sourceSchema, io.aqueduct.api.Agent agent, String what) {
+        if (isAdministrator(user)) {
+            return;
+        }
+        io.aqueduct.engine.queue.RemoteAddress address = io.aqueduct.engine.queue.RemoteAddress.of(agent);
+        if (address == null) {
+            return;
+        }
+        String u = UserNames.normalize(user);
+        if (address.link() != null) {
+            if (snapshot.system(u, SystemPrivilege.MANAGE_ANY)) {
+                return;
+            }
+            throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + what + " with the address "
+                    + agent.address() + ": propagation through database link " + address.link()
+                    + " needs MANAGE_ANY.");
+        }
+        // an unqualified destination is in the source queue's schema, as propagation resolves it
+        String written = address.queue().indexOf('.') < 0 ? sourceSchema + "." + address.queue() : address.queue();
+        QualifiedName qn = QualifiedName.forLookup(written, defaultSchema, "queue");
+        if (u.equals(qn.schema()) || snapshot.system(u, SystemPrivilege.ENQUEUE_ANY)) {
+            return;
+        }
+        QueueRuntime q = catalog.queue(qn.toString());
+        if (q == null && catalog.refresh()) {
+            q = catalog.queue(qn.toString()); // another node may have created it
+        }
+        if (q != null && (snapshot.queueBits(q.meta().id(), u) & ENQ) != 0) {
+            return;
+        }
+        throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + what + " with the address "
+                + agent.address() + ": propagation would enqueue into " + qn + ", which needs ENQUEUE on that queue"
+                + " or ENQUEUE_ANY.");
+    }
+
     /** Refuses (1031) an administrative operation ({@code what}) on {@code schema}'s objects unless {@code user} owns the schema or holds MANAGE_ANY. */
     public void checkManage(String user, String schema, String what) {
         if (isAdministrator(user)) {

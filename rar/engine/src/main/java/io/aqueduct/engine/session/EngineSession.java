@@ -140,6 +140,23 @@ public final class EngineSession implements QueueSession {
         return q;
     }
 
+    /**
+     * Refuses (1031) a recipient list naming, in an address, a queue this session's user may not
+     * enqueue into (propagation would deliver there as the engine's user). Only a session that is not
+     * an administrator, only for recipients with an address: a plain enqueue pays nothing.
+     */
+    void checkRecipientAddresses(io.aqueduct.engine.queue.QueueMeta queue, List<Agent> recipients) {
+        if (administrator || recipients == null) {
+            return;
+        }
+        for (Agent a : recipients) {
+            if (a != null && a.address() != null) {
+                context.privileges().checkAddress(user, queue.owner(), a, "enqueue into " + queue.qualifiedName()
+                        + " for a recipient");
+            }
+        }
+    }
+
     QueueRuntime resolve(String queue) {
         QueueRuntime known = queue == null ? null : resolved.get(queue);
         if (known != null && !known.dropped()) {

@@ -70,6 +70,7 @@ final class Enqueuer {
             exceptionQueues.add(p.exceptionQueue() == null ? null : exceptionQueueFor(meta, p.exceptionQueue()));
             payloads.add(encodeWithinLimit(meta, m.payload()));
             consumers.add(Recipients.of(q, m, context.clock().now()));
+            session.checkRecipientAddresses(meta, p.recipients());
         }
         if (opts.visibility() == Visibility.IMMEDIATE) {
             SessionTransaction tx = new SessionTransaction(context.ids().nextTransactionId());
