@@ -143,13 +143,7 @@ public final class QueueAdministration implements QueueAdmin {
     }
 
     private static boolean integrityViolation(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            // SQLState class 23: integrity constraint violation (a unique key here), on all three databases
-            if (t instanceof java.sql.SQLException e && e.getSQLState() != null && e.getSQLState().startsWith("23")) {
-                return true;
-            }
-        }
-        return false;
+        return io.aqueduct.engine.store.StoreConnection.isIntegrityViolation(failure); // a unique key here
     }
 
     // ------------------------------------------------------------------ queue tables

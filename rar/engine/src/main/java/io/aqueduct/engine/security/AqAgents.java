@@ -5,6 +5,7 @@ import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.store.OwnTransactions;
+import io.aqueduct.engine.store.StoreConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -135,10 +136,22 @@ public final class AqAgents {
     }
 
     private void write(Write work) {
-        own.run(c -> {
-            c.jdbc(work::run);
-            return null;
-        });
+        try {
+            own.run(c -> {
+                c.jdbc(work::run);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            if (!StoreConnection.isIntegrityViolation(e)) {
+                throw e;
+            }
+            // another node inserted the same agent or mapping (or dropped the agent) between this one's read and
+            // its write: read again, which ends as AQ says (24089 exists, the mapping there, 24088 unknown agent)
+            own.run(c -> {
+                c.jdbc(work::run);
+                return null;
+            });
+        }
     }
 
     private String sql(String name) {

@@ -12,6 +12,7 @@ import io.aqueduct.engine.queue.QueueMeta;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.store.OwnTransactions;
+import io.aqueduct.engine.store.StoreConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -448,10 +449,22 @@ public final class Privileges {
 
     /** A change in a transaction of its own; then the snapshot is read again here and the other nodes are told. */
     private void write(Write work) {
-        own.run(c -> {
-            c.jdbc(work::run);
-            return null;
-        });
+        try {
+            own.run(c -> {
+                c.jdbc(work::run);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            if (!StoreConnection.isIntegrityViolation(e)) {
+                throw e;
+            }
+            // another node inserted the same grant between this one's read and its insert (the JVM's lock
+            // does not reach it): the work reads again, finds that grant and leaves it or adds the option
+            own.run(c -> {
+                c.jdbc(work::run);
+                return null;
+            });
+        }
         reload();
         if (changed != null) {
             changed.run();

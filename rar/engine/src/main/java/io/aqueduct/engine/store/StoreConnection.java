@@ -206,6 +206,19 @@ public final class StoreConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * Is this failure an integrity constraint violation (SQLState class 23, on all three databases)?
+     * On a shared store, another node inserted the same key between this node's read and its insert.
+     */
+    public static boolean isIntegrityViolation(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException e && e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Is this failure a lock timeout or deadlock, so that the work may simply be tried again? */
     public boolean isTransient(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
