@@ -156,17 +156,13 @@ public final class AqueductEngine implements AqStore {
                     }
                 });
         Runnable catalogChanged = signals == null ? null : () -> signals.publish(NodeSignals.CATALOG);
-        this.privileges = new io.aqueduct.engine.security.Privileges(own, catalog, defaultSchema, user, b.administrators,
-                catalogChanged);
+        this.privileges = new io.aqueduct.engine.security.Privileges(own, catalog, clock, defaultSchema, user,
+                b.administrators, catalogChanged);
         this.admin = new QueueAdministration(own, catalog, transformations, loader, timeManager, defaultSchema,
                 catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own), registrations);
-        catalog.refresher(() -> {
-            if (closed || !admin.refreshCatalog()) {
-                return false;
-            }
-            privileges.reload(); // a grant or revoke on another node takes effect here
-            return true;
-        });
+        // not the grants: a lookup that misses (a mistyped queue name) should not read them all; they are read
+        // again on the catalog signal and when older than Privileges.MAX_AGE
+        catalog.refresher(() -> !closed && admin.refreshCatalog());
         Ids ids = new Ids(node, own);
         this.sessions = new SessionContext(store, catalog, transformations, clock, ids, defaultSchema,
                 new SessionContext.Limits(b.maxPayloadBytes, b.deserializationFilter), completion, branches,
@@ -392,6 +388,7 @@ public final class AqueductEngine implements AqStore {
     /** Another node changed a queue (or the catalog): wake whoever waits here to look again. */
     private void signalled(long queueId) {
         if (queueId == NodeSignals.CATALOG) {
+            privileges.expire(); // a grant or revoke on another node: the next check reads the grants again
             propagator.wake(); // a schedule may have changed
             try {
                 catalog.refresh();

@@ -30,12 +30,13 @@ class SharedStorePrivilegesTest {
     private static final String Q = "OE.ORDERS";
     private AqueductEngine first;
     private AqueductEngine second;
+    private JdbcSettings store;
 
     @BeforeEach
     void twoNodes() throws Exception {
         TestStore.CURRENT.assumeConfigured();
         Assumptions.assumeTrue(TestStore.CURRENT.shared(), "a shared store");
-        JdbcSettings store = TestStore.CURRENT.privateStore(SCHEMA);
+        store = TestStore.CURRENT.privateStore(SCHEMA);
         first = node(store);
         second = node(store);
         first.admin().createQueueTable("OE.ORDERS_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
@@ -67,6 +68,50 @@ class SharedStorePrivilegesTest {
             assertThat(e.errorCode()).isEqualTo(AqError.INSUFFICIENT_PRIVILEGES);
             return false;
         }
+    }
+
+    /**
+     * A grant and a revoke whose catalog signals never arrive (the rows written behind the nodes'
+     * backs, as a lost signal leaves them) take effect on a node without a time manager once its
+     * grants are {@link io.aqueduct.engine.security.Privileges#MAX_AGE} old; a lookup that misses
+     * (a mistyped queue name) does not read the grants again before that.
+     */
+    @Test
+    void a_grant_and_a_revoke_whose_signals_were_lost_take_effect_within_the_grants_max_age_without_a_time_manager()
+            throws Exception {
+        io.aqueduct.engine.time.ManualClock clock = new io.aqueduct.engine.time.ManualClock();
+        Duration maxAge = io.aqueduct.engine.security.Privileges.MAX_AGE;
+        long qid = first.admin().queue(Q).qid();
+        try (AqueductEngine node = quietNode(clock)) {
+            assertThat(mayEnqueue(node, "ALICE")).isFalse();
+            sql("INSERT INTO AQ_QUEUE_PRIVILEGE (QID, GRANTEE, PRIVILEGE, GRANTOR, GRANTABLE) VALUES (" + qid
+                    + ", 'ALICE', 'ENQUEUE', 'NODE', 0)");
+            clock.advance(maxAge);
+            assertThat(mayEnqueue(node, "ALICE")).isTrue();
+
+            sql("DELETE FROM AQ_QUEUE_PRIVILEGE WHERE GRANTEE = 'ALICE'");
+            try (QueueSession alice = node.openSession("ALICE")) {
+                assertThat(catchThrowableOfType(() -> alice.enqueue("OE.ORDRES", Message.of("typo")), AqException.class)
+                        .errorCode()).isEqualTo(AqError.QUEUE_DOES_NOT_EXIST);
+            }
+            assertThat(mayEnqueue(node, "ALICE")).as("the grants read less than MAX_AGE ago, not again on a miss").isTrue();
+
+            clock.advance(maxAge);
+            assertThat(mayEnqueue(node, "ALICE")).isFalse();
+        }
+    }
+
+    private void sql(String statement) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(store.url(), store.user(), store.password());
+                java.sql.Statement st = c.createStatement()) {
+            assertThat(st.executeUpdate(statement)).isOne();
+        }
+    }
+
+    /** A node without a time manager (no periodic catalog refresh, no heartbeats) on a clock the test moves. */
+    private AqueductEngine quietNode(io.aqueduct.engine.time.ManualClock clock) {
+        return AqueductEngine.builder().dialect(Dialects.forJdbc(store)).defaultSchema(SCHEMA).user("NODE").clock(clock)
+                .timeManager(false).start();
     }
 
     @Test

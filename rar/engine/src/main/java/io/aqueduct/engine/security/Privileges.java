@@ -29,7 +29,8 @@ import java.util.Set;
 /**
  * AQ's queue and system privileges (DBMS_AQADM.GRANT_QUEUE_PRIVILEGE / GRANT_SYSTEM_PRIVILEGE),
  * kept in the store and, for the checks on every enqueue and dequeue, in memory: a snapshot read
- * again after each change here and, on a shared store, when another node says the catalog changed.
+ * again after each change here and, on a shared store, when another node says the catalog changed
+ * or the snapshot is {@link #MAX_AGE} old.
  *
  * <p>Who may do what: an administrator (the engine's user and the configured ones) everything; a
  * user named like a queue's schema owns it; anyone else what was granted to them or to PUBLIC.
@@ -48,6 +49,17 @@ public final class Privileges {
     /** Tells the other nodes of a shared store to read the grants again; null on a store of one JVM. */
     private final Runnable changed;
     private volatile Snapshot snapshot = new Snapshot(Map.of(), Map.of());
+    /**
+     * How old the grants in memory may be on a shared store before a check reads them again: another
+     * node's change normally arrives with its catalog signal at once, and this bounds the time a lost
+     * signal leaves a revoke without effect here (with or without the time manager).
+     */
+    public static final java.time.Duration MAX_AGE = java.time.Duration.ofSeconds(10);
+    private final io.aqueduct.engine.time.AqClock clock;
+    /** When the snapshot was last read: the clock's millis at the start of the read. */
+    private volatile long readAt;
+    /** Another node changed the catalog since the start of the last read: read again. */
+    private volatile boolean expired = true;
 
     /**
      * @param queueGrants per queue id, per grantee: the ENQ / DEQ / *_GRANTABLE bits
@@ -76,9 +88,10 @@ public final class Privileges {
         }
     }
 
-    public Privileges(OwnTransactions own, Catalog catalog, String defaultSchema, String engineUser,
-            Collection<String> administrators, Runnable changed) {
+    public Privileges(OwnTransactions own, Catalog catalog, io.aqueduct.engine.time.AqClock clock, String defaultSchema,
+            String engineUser, Collection<String> administrators, Runnable changed) {
         this.own = own;
+        this.clock = clock;
         this.catalog = catalog;
         this.defaultSchema = defaultSchema;
         this.engineUser = UserNames.normalize(engineUser);
@@ -114,7 +127,7 @@ public final class Privileges {
         if (u.equals(queue.owner())) {
             return;
         }
-        Snapshot s = snapshot;
+        Snapshot s = current();
         boolean enqueue = needed == QueuePrivilege.ENQUEUE;
         if (s.system(u, enqueue ? SystemPrivilege.ENQUEUE_ANY : SystemPrivilege.DEQUEUE_ANY)) {
             return;
@@ -146,7 +159,7 @@ public final class Privileges {
         }
         String u = UserNames.normalize(user);
         if (address.link() != null) {
-            if (snapshot.system(u, SystemPrivilege.MANAGE_ANY)) {
+            if (current().system(u, SystemPrivilege.MANAGE_ANY)) {
                 return;
             }
             throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + what + " with the address "
@@ -156,14 +169,14 @@ public final class Privileges {
         // an unqualified destination is in the source queue's schema, as propagation resolves it
         String written = address.queue().indexOf('.') < 0 ? sourceSchema + "." + address.queue() : address.queue();
         QualifiedName qn = QualifiedName.forLookup(written, defaultSchema, "queue");
-        if (u.equals(qn.schema()) || snapshot.system(u, SystemPrivilege.ENQUEUE_ANY)) {
+        if (u.equals(qn.schema()) || current().system(u, SystemPrivilege.ENQUEUE_ANY)) {
             return;
         }
         QueueRuntime q = catalog.queue(qn.toString());
         if (q == null && catalog.refresh()) {
             q = catalog.queue(qn.toString()); // another node may have created it
         }
-        if (q != null && (snapshot.queueBits(q.meta().id(), u) & ENQ) != 0) {
+        if (q != null && (current().queueBits(q.meta().id(), u) & ENQ) != 0) {
             return;
         }
         throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + what + " with the address "
@@ -177,7 +190,7 @@ public final class Privileges {
             return;
         }
         String u = UserNames.normalize(user);
-        if (u.equals(schema) || snapshot.system(u, SystemPrivilege.MANAGE_ANY)) {
+        if (u.equals(schema) || current().system(u, SystemPrivilege.MANAGE_ANY)) {
             return;
         }
         throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + what + " in schema " + schema
@@ -186,7 +199,7 @@ public final class Privileges {
 
     /** Refuses (1031) an administrative operation on no schema (agents, database links) unless {@code user} holds MANAGE_ANY. */
     public void checkManageAny(String user, String what) {
-        if (isAdministrator(user) || snapshot.system(UserNames.normalize(user), SystemPrivilege.MANAGE_ANY)) {
+        if (isAdministrator(user) || current().system(UserNames.normalize(user), SystemPrivilege.MANAGE_ANY)) {
             return;
         }
         throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + what + ": grant it MANAGE_ANY.");
@@ -202,7 +215,7 @@ public final class Privileges {
         String g = grantee(grantee);
         String by = grantor == null ? engineUser : UserNames.normalize(grantor);
         if (!managesQueue(by, q)) {
-            int bits = snapshot.queueBits(q.id(), by);
+            int bits = current().queueBits(q.id(), by);
             for (String p : names(privilege)) {
                 if ((bits & (p.equals("ENQUEUE") ? ENQ_GRANTABLE : DEQ_GRANTABLE)) == 0) {
                     throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, grantor + " may not grant " + p + " on "
@@ -344,7 +357,7 @@ public final class Privileges {
     }
 
     private void checkAdminOption(String user, String normalized, SystemPrivilege privilege, String verb) {
-        if (isAdministrator(normalized) || snapshot.adminOption(normalized, privilege)) {
+        if (isAdministrator(normalized) || current().adminOption(normalized, privilege)) {
             return;
         }
         throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + verb + " " + privilege
@@ -353,7 +366,7 @@ public final class Privileges {
 
     /** Whether {@code user} (normalized) may grant and revoke anything on the queue. */
     private boolean managesQueue(String user, QueueMeta q) {
-        return isAdministrator(user) || user.equals(q.owner()) || snapshot.system(user, SystemPrivilege.MANAGE_ANY);
+        return isAdministrator(user) || user.equals(q.owner()) || current().system(user, SystemPrivilege.MANAGE_ANY);
     }
 
     public List<QueuePrivilegeInfo> queuePrivileges() {
@@ -405,8 +418,31 @@ public final class Privileges {
 
     // ------------------------------------------------------------------ the snapshot
 
-    /** Reads every grant into memory (at start, after a change here, and when another node changed the catalog). */
+    /**
+     * The grants in memory; on a shared store read again first when older than {@link #MAX_AGE} or
+     * when another node said the catalog changed. A read that fails fails the check (the store is
+     * needed for the call anyway): grants older than that bound are never used.
+     */
+    private Snapshot current() {
+        if (changed != null && (expired || clock.millis() - readAt >= MAX_AGE.toMillis())) {
+            synchronized (this) {
+                if (expired || clock.millis() - readAt >= MAX_AGE.toMillis()) {
+                    reload();
+                }
+            }
+        }
+        return snapshot;
+    }
+
+    /** Another node changed the catalog (its grants, perhaps): the next check reads the grants again. */
+    public void expire() {
+        expired = true;
+    }
+
+    /** Reads every grant into memory (at start, after a change here, and when expired: see {@link #current}). */
     public void reload() {
+        long started = clock.millis();
+        expired = false; // before the read: a change said during it reads once more
         Map<Long, Map<String, Integer>> queues = new HashMap<>();
         Map<String, Map<SystemPrivilege, Boolean>> system = new HashMap<>();
         own.run(c -> {
@@ -431,6 +467,7 @@ public final class Privileges {
             return null;
         });
         snapshot = new Snapshot(queues, system);
+        readAt = started;
     }
 
     /** Deletes a dropped queue's grants, in the transaction that drops it (the caller reloads after its commit). */
