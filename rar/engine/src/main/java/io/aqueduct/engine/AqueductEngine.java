@@ -140,6 +140,7 @@ public final class AqueductEngine implements AqStore {
                 signals == null ? null : () -> signals.publish(NodeSignals.CATALOG));
         this.notifier = new io.aqueduct.engine.notification.Notifier(own, catalog, registrations, clock, b.deserializationFilter,
                 new io.aqueduct.engine.notification.Transports(b.mail));
+        timeManager.availability(notifier); // delay and retry-delay ends notify when the message is READY
         RetryAccounting retries = new RetryAccounting(own, catalog, clock, timeManager, attemptLedger, notifier);
         TransactionCompletion completion = new TransactionCompletion(own, clock, timeManager, retries, branches,
                 attemptLedger, attemptJournal, this::preparedInStore);

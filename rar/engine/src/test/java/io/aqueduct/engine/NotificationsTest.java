@@ -154,9 +154,37 @@ class NotificationsTest extends EngineFixture {
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> billing.size() == 1);
     }
 
+    /**
+     * A listener that, as AQ's callbacks do, dequeues the message it is told of at once (NO_WAIT, by its
+     * id, browsing) and records what it found: the state of the message, or "nothing".
+     */
+    private final List<String> foundByListener = new CopyOnWriteArrayList<>();
+
+    private void bindDequeuingListener(String name, String queue) {
+        engine.bindNotificationListener(name, n -> {
+            String found;
+            QueueSession own = engine.openSession();
+            try {
+                DequeueOptions o = NO_WAIT.copy().mode(DequeueMode.BROWSE).messageId(n.messageId());
+                if (n.consumer() != null) {
+                    o.consumerName(n.consumer());
+                }
+                Message m = own.dequeue(queue, o);
+                found = m.properties().state() + " (descriptor " + n.properties().state() + ")";
+            } catch (AqException e) {
+                found = "nothing: " + e.getMessage() + " (descriptor " + n.properties().state() + ")";
+            } finally {
+                own.close();
+            }
+            foundByListener.add(found);
+            received.add(n);
+        });
+    }
+
     @Test
     void a_delayed_message_notifies_when_its_delay_ends() {
-        session().register(Registration.forQueue(Q).notifyUrl("java:orders"));
+        bindDequeuingListener("dequeuer", Q);
+        session().register(Registration.forQueue(Q).notifyUrl("java:dequeuer"));
         MessageId later = enqueueCommitted(Q, Message.of("later", MessageProperties.create().delay(60)));
 
         clock.advanceSeconds(59);
@@ -166,12 +194,48 @@ class NotificationsTest extends EngineFixture {
         await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1);
         assertThat(received.get(0).messageId()).isEqualTo(later);
         assertThat(received.get(0).properties().delay()).isEqualTo(60);
+        assertThat(foundByListener).as("the listener dequeues what it is told of").containsExactly("READY (descriptor READY)");
+    }
+
+    @Test
+    void a_reliable_registration_made_during_a_delay_is_notified_when_it_ends_with_the_message_dequeuable() {
+        bindDequeuingListener("dequeuer", Q);
+        MessageId later = enqueueCommitted(Q, Message.of("later", MessageProperties.create().delay(60)));
+        clock.advanceSeconds(30);
+        session().register(Registration.forQueue(Q).notifyUrl("java:dequeuer").qos(NotificationQos.RELIABLE));
+        assertThat(admin.registrations().get(0).pending()).as("nothing planned while the message waits").isZero();
+
+        clock.advanceSeconds(30);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1);
+        assertThat(received.get(0).messageId()).isEqualTo(later);
+        assertThat(foundByListener).containsExactly("READY (descriptor READY)");
+        await().atMost(Duration.ofSeconds(5)).until(() -> admin.registrations().get(0).pending() == 0);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> received.size() == 1);
+    }
+
+    @Test
+    void a_delayed_message_on_a_multi_consumer_queue_notifies_each_consumer_when_its_delay_ends() {
+        bindDequeuingListener("shipping", MQ);
+        session().register(List.of(Registration.forQueue(MQ).consumer("SHIPPING").notifyUrl("java:shipping"),
+                Registration.forQueue(MQ).consumer("BILLING").notifyUrl("java:billing")));
+        MessageId later = enqueueCommitted(MQ, Message.of("later", MessageProperties.create().delay(60)));
+
+        clock.advanceSeconds(59);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> received.isEmpty() && billing.isEmpty());
+        clock.advanceSeconds(1);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1 && billing.size() == 1);
+        assertThat(received.get(0).messageId()).isEqualTo(later);
+        assertThat(billing.get(0).consumer()).isEqualTo("BILLING");
+        assertThat(foundByListener).containsExactly("READY (descriptor READY)");
     }
 
     @Test
     void a_failed_attempt_notifies_again_when_the_retry_delay_ends() {
+        bindDequeuingListener("dequeuer", Q);
         QueueSession s = session();
-        s.register(Registration.forQueue(Q).notifyUrl("java:orders"));
+        s.register(Registration.forQueue(Q).notifyUrl("java:dequeuer"));
         MessageId id = enqueueCommitted(Q, Message.of("retry me"));
         await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1);
 
@@ -184,22 +248,25 @@ class NotificationsTest extends EngineFixture {
         await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 2);
         assertThat(received.get(1).messageId()).isEqualTo(id);
         assertThat(received.get(1).properties().attempts()).isEqualTo(1);
+        assertThat(foundByListener).containsExactly("READY (descriptor READY)", "READY (descriptor READY)");
     }
 
     @Test
     void a_consumers_failed_attempt_notifies_that_consumer_again_and_nobody_else() {
+        bindDequeuingListener("shipping", MQ);
         QueueSession s = session();
         s.register(List.of(Registration.forQueue(MQ).consumer("SHIPPING").notifyUrl("java:shipping"),
                 Registration.forQueue(MQ).consumer("BILLING").notifyUrl("java:billing")));
         MessageId id = enqueueCommitted(MQ, Message.of("ship and bill"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> shipping.size() == 1 && billing.size() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1 && billing.size() == 1);
 
         s.dequeue(MQ, NO_WAIT.copy().consumerName("SHIPPING").mode(DequeueMode.REMOVE));
         s.rollback(); // shipping's attempt failed; the queue has no retry delay: available again at once
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> shipping.size() == 2);
-        assertThat(shipping.get(1).messageId()).isEqualTo(id);
-        assertThat(shipping.get(1).consumer()).isEqualTo("SHIPPING");
+        await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 2);
+        assertThat(received.get(1).messageId()).isEqualTo(id);
+        assertThat(received.get(1).consumer()).isEqualTo("SHIPPING");
+        assertThat(foundByListener).containsExactly("READY (descriptor READY)", "READY (descriptor READY)");
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> billing.size() == 1);
     }
 

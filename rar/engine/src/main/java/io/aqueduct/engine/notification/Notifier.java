@@ -45,7 +45,7 @@ import java.util.logging.Logger;
  * {@value #MEMORY_ATTEMPTS} times), and counted with its error in the registration. A registration
  * whose timeout passes is removed and its target told once more, with NTFN_FLAGS = 1.
  */
-public final class Notifier {
+public final class Notifier implements io.aqueduct.engine.time.Availability {
     private static final Logger LOG = Logger.getLogger(Notifier.class.getName());
     static final long FIRST_BACKOFF_MS = 1_000;
     static final long MAX_BACKOFF_MS = 300_000;
@@ -99,6 +99,7 @@ public final class Notifier {
     // ------------------------------------------------------------------ planning (the enqueue's side)
 
     /** Whether a message of queue {@code queueId} may give notifications: the enqueue asks nothing more when not. */
+    @Override
     public boolean watched(long queueId) {
         return !registrations.forQueue(queueId).isEmpty();
     }
@@ -128,12 +129,25 @@ public final class Notifier {
         }
     }
 
+    /** The time manager made a message available (its delay or retry delay ended), in the transaction of {@code rows}. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public void available(long queueId, String msgid, String consumer, long now, List<Object> rows, List<Object> later) {
+        plan(queueId, msgid, consumer, now, rows, (List<Pending>) (List<?>) later);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void committed(List<Object> later, boolean wroteRows) {
+        committedInMemory((List<Pending>) (List<?>) later, wroteRows);
+    }
+
     /**
      * A transaction that planned notifications committed: the in-memory ones are kept, the loop looks.
      * A node that runs no notification loop (the time manager off) keeps none: nobody would deliver
      * them; RELIABLE ones wait in the store for a node that runs one.
      */
-    public void committed(List<Pending> inMemory, boolean wroteRows) {
+    public void committedInMemory(List<Pending> inMemory, boolean wroteRows) {
         if ((inMemory.isEmpty() && !wroteRows) || !started) {
             return;
         }

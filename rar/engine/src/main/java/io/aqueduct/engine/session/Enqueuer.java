@@ -280,15 +280,16 @@ final class Enqueuer {
                 }
             }
             rows.add(m);
-            if (watched) {
-                // one notification per consumer the message is for, when it becomes available (its delay's end)
+            if (watched && readyAt <= now) {
+                // one notification per consumer the message is for, once it is available; a delayed one's are
+                // planned by the time manager when its delay ends (a registration made meanwhile counts)
                 List<Subscriber> to = consumers.get(i);
                 if (to == null) {
-                    notifier.plan(meta.id(), m.msgid, null, readyAt, rows, notifications);
+                    notifier.plan(meta.id(), m.msgid, null, now, rows, notifications);
                 } else {
                     for (Subscriber consumer : to) {
                         if (consumer.local()) {
-                            notifier.plan(meta.id(), m.msgid, consumer.key(), readyAt, rows, notifications);
+                            notifier.plan(meta.id(), m.msgid, consumer.key(), now, rows, notifications);
                         }
                     }
                 }

@@ -164,19 +164,18 @@ public final class RetryAccounting {
      * the table afterwards).
      */
     /**
-     * A message back for another attempt (at once, or at its retry delay's end) is available again to
-     * its consumer: its registrations are notified again, the RELIABLE ones by rows of this transaction.
+     * A message back for another attempt at once is available again to its consumer: its registrations
+     * are notified again, the RELIABLE ones by rows of this transaction.
      */
     private void notifyAvailableAgain(EntityManager em, QueueMeta q, SessionTransaction.Held h, List<Outcome> outcomes,
-            List<Long> dues, long now, List<io.aqueduct.engine.notification.Notifier.Pending> notifications,
+            long now, List<io.aqueduct.engine.notification.Notifier.Pending> notifications,
             boolean[] rowsWritten) {
         Outcome o = outcomes.get(outcomes.size() - 1);
-        if ((o != Outcome.READY && o != Outcome.WAITING) || !notifier.watched(q.id())) {
-            return;
+        if (o != Outcome.READY || !notifier.watched(q.id())) {
+            return; // one WAITING for its retry delay is notified by the time manager when the delay ends
         }
-        Long due = dues.get(dues.size() - 1);
         List<Object> rows = new ArrayList<>();
-        notifier.plan(q.id(), h.entry().msgid, h.entry().consumer, due == null ? now : due, rows, notifications);
+        notifier.plan(q.id(), h.entry().msgid, h.entry().consumer, now, rows, notifications);
         for (Object row : rows) {
             em.persist(row);
             rowsWritten[0] = true;
@@ -224,7 +223,7 @@ public final class RetryAccounting {
                     }
                     if (h.entry().consumer != null) {
                         consumerFailed(em, m, h, q, now, outcomes, targets, dues);
-                        notifyAvailableAgain(em, q, h, outcomes, dues, now, notifications, notificationRows);
+                        notifyAvailableAgain(em, q, h, outcomes, now, notifications, notificationRows);
                         continue;
                     }
                     m.retryCount++;
@@ -250,11 +249,10 @@ public final class RetryAccounting {
                         targets.add(null);
                         dues.add(null);
                     }
-                    notifyAvailableAgain(em, q, h, outcomes, dues, now, notifications, notificationRows);
+                    notifyAvailableAgain(em, q, h, outcomes, now, notifications, notificationRows);
                 }
                 return null;
             }));
-            notifier.committed(notifications, notificationRows[0]);
         } catch (RuntimeException e) {
             // the attempt could not be counted; the messages must not stay hidden for that
             for (SessionTransaction.Held h : failed) {
@@ -263,6 +261,7 @@ public final class RetryAccounting {
             throw e;
         }
         if (!applyToIndex) {
+            notifier.committedInMemory(notifications, notificationRows[0]);
             return; // the indexes are filled from the table afterwards
         }
         for (int i = 0; i < failed.size(); i++) {
@@ -284,5 +283,6 @@ public final class RetryAccounting {
                 }
             }
         }
+        notifier.committedInMemory(notifications, notificationRows[0]); // now that the indexes show them
     }
 }

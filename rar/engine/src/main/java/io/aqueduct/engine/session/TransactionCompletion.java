@@ -100,13 +100,18 @@ public final class TransactionCompletion {
         if (ledger != null && !tx.attempts.isEmpty()) {
             ledger.forget(tx.attempts); // consumed: nothing to count
         }
-        io.aqueduct.engine.notification.Notifier n = notifier;
-        if (n != null && (!tx.notifications.isEmpty() || tx.notificationRows)) {
-            n.committed(tx.notifications, tx.notificationRows);
-        }
+        notifyCommitted(tx);
         forgetJournal(tx);
         if (wakeTimeManager) {
             dueWork.wake();
+        }
+    }
+
+    /** The notifications a committed transaction planned are due (after the ready indexes show its messages). */
+    private void notifyCommitted(SessionTransaction tx) {
+        io.aqueduct.engine.notification.Notifier n = notifier;
+        if (n != null && (!tx.notifications.isEmpty() || tx.notificationRows)) {
+            n.committedInMemory(tx.notifications, tx.notificationRows);
         }
     }
 

@@ -55,6 +55,17 @@ public final class TimeManager implements DueWork, AutoCloseable {
     /** Messages whose consumers may all be done (see {@link #checkCompletion}). */
     private final java.util.Queue<String> completions = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+    /** Told of what becomes available (notifications); set once the notifier exists. */
+    private volatile Availability availability;
+
+    public void availability(Availability availability) {
+        this.availability = availability;
+    }
+
+    /** Notification rows and in-memory notifications of the batch being processed. */
+    private final List<Object> notificationRows = new ArrayList<>();
+    private final List<Object> notifyLater = new ArrayList<>();
+
     /** {@code inDoubt}: a live view of the messages in-doubt branches hold. */
     public TimeManager(Store store, Catalog catalog, AqClock clock, java.util.Set<String> inDoubt) {
         this.store = store;
@@ -263,6 +274,8 @@ public final class TimeManager implements DueWork, AutoCloseable {
         try {
             seen = connection.work(em -> {
                 changes.clear();
+                notificationRows.clear();
+                notifyLater.clear();
                 // Derby reads dirty (the conditional updates re-check); a shared store locks the rows it
                 // takes and skips those another node's time manager or a dequeuer holds
                 io.aqueduct.engine.store.Dialect dialect = store.dialect();
@@ -287,6 +300,9 @@ public final class TimeManager implements DueWork, AutoCloseable {
                     retryDelayOver(em, ((String) part[0]).trim(), ((String) part[1]).trim(), ((String) part[2]).trim(), now, changes);
                 }
                 completeMessages(em, now, changes);
+                for (Object row : notificationRows) {
+                    em.persist(row);
+                }
                 return Math.max(rows.size(), parts.size());
             });
             connection.commit();
@@ -313,6 +329,10 @@ public final class TimeManager implements DueWork, AutoCloseable {
             }
         }
         added.forEach(QueueRuntime::addAll); // a group whose delay ended appears at once
+        Availability a = availability;
+        if (a != null && (!notifyLater.isEmpty() || !notificationRows.isEmpty())) {
+            a.committed(List.copyOf(notifyLater), !notificationRows.isEmpty()); // after the indexes: a listener can dequeue it
+        }
         return new Batch(seen, changes.size());
     }
 
@@ -342,9 +362,11 @@ public final class TimeManager implements DueWork, AutoCloseable {
                 if (multi) {
                     for (String consumer : pendingLocalConsumers(em, msgid)) {
                         added.add(entry.forConsumer(consumer, entry.expiresAt));
+                        available(q, msgid, consumer, now);
                     }
                 } else {
                     added.add(entry);
+                    available(q, msgid, null, now);
                 }
                 changes.add(new Change(q, null, q, added));
             }
@@ -389,6 +411,14 @@ public final class TimeManager implements DueWork, AutoCloseable {
         }
     }
 
+    /** Message {@code msgid} becomes available to {@code consumer} in this batch: its notifications are planned. */
+    private void available(QueueRuntime q, String msgid, String consumer, long now) {
+        Availability a = availability;
+        if (a != null && a.watched(q.meta().id())) {
+            a.available(q.meta().id(), msgid, consumer, now, notificationRows, notifyLater);
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static List<String> pendingLocalConsumers(EntityManager em, String msgid) {
         return em.createQuery("SELECT c.consumer FROM ConsumerStateEntity c WHERE c.msgid = :id AND c.state = :ready"
@@ -417,6 +447,7 @@ public final class TimeManager implements DueWork, AutoCloseable {
         if (q != null) {
             changes.add(new Change(q, null, q, List.of(ReadyEntries.entry(rows.get(0)).forConsumer(consumer,
                     ReadyEntries.entry(rows.get(0)).expiresAt))));
+            available(q, msgid, consumer, now);
         }
     }
 
