@@ -13,6 +13,7 @@ import io.aqueduct.api.QueueAdmin;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
+import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.time.ManualClock;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -61,14 +62,24 @@ public abstract class EngineFixture {
         databaseName = "aqtest" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
         AqueductEngine.Builder builder = AqueductEngine.builder().clock(clock).user("TESTER").timeManager(backgroundLoops());
         if (TestStore.CURRENT.shared()) {
-            builder.dialect(TestStore.CURRENT.migratedStore()).defaultSchema("APP");
+            builder.dialect(store(TestStore.CURRENT.migratedStore())).defaultSchema("APP");
         } else {
             DerbyTemplate.copyTo(databaseName); // empty and migrated: the engine opens it without the migration's DDL
             builder.derbyInMemory(databaseName);
+            Dialect derby = io.aqueduct.engine.store.DerbyDialect.inMemory(databaseName);
+            Dialect wrapped = store(derby);
+            if (wrapped != derby) {
+                builder.dialect(wrapped);
+            }
         }
         configure(builder);
         engine = builder.start();
         admin = engine.admin();
+    }
+
+    /** The store the engine works on: a test may put faults between the engine and the database; as it is by default. */
+    protected Dialect store(Dialect dialect) {
+        return dialect;
     }
 
     /** A test's own engine settings, applied last (administrators, ...); nothing by default. */

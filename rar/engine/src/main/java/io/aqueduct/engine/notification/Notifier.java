@@ -143,6 +143,25 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
     }
 
     /**
+     * Messages became available again without a transaction that could write their rows (a failed
+     * attempt that could not be counted: they are released as they were): every registration, a
+     * RELIABLE one too, is told from memory.
+     */
+    public void availableAgain(long queueId, String msgid, String consumer) {
+        if (!started || !watched(queueId)) {
+            return;
+        }
+        List<Pending> pending = new ArrayList<>();
+        long now = clock.millis();
+        for (Registered r : registrations.forQueue(queueId)) {
+            if (java.util.Objects.equals(r.consumer(), consumer)) {
+                pending.add(new Pending(r.id(), msgid, consumer, now, 0));
+            }
+        }
+        committedInMemory(pending, false);
+    }
+
+    /**
      * A transaction that planned notifications committed: the in-memory ones are kept, the loop looks.
      * A node that runs no notification loop (the time manager off) keeps none: nobody would deliver
      * them; RELIABLE ones wait in the store for a node that runs one.

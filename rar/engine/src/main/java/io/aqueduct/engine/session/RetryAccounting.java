@@ -254,9 +254,11 @@ public final class RetryAccounting {
                 return null;
             }));
         } catch (RuntimeException e) {
-            // the attempt could not be counted; the messages must not stay hidden for that
+            // the attempt could not be counted; the messages must not stay hidden for that, and they are
+            // available again (as they were before the attempt): their registrations are told
             for (SessionTransaction.Held h : failed) {
                 h.queue().release(h.entry(), accounting);
+                notifier.availableAgain(h.queue().meta().id(), h.entry().msgid, h.entry().consumer);
             }
             throw e;
         }

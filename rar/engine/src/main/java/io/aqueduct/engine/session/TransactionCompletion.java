@@ -239,6 +239,9 @@ public final class TransactionCompletion {
                 }
             }
             added.forEach(QueueRuntime::addAll);
+            if (outcome == Lost.COMMITTED) {
+                notifyCommitted(tx); // its RELIABLE rows committed with it; the in-memory ones are kept now
+            }
             for (SessionTransaction.Held h : removed) {
                 h.queue().remove(h.entry());
                 if (h.entry().consumer != null) {
