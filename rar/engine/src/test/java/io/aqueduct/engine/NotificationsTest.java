@@ -405,6 +405,52 @@ class NotificationsTest extends EngineFixture {
         assertThat(viewRow()).containsEntry("NUM_NTFNS", 1L).containsEntry("NUM_FAILED", 2L).containsEntry("NUM_PENDING", 0L);
     }
 
+    @Test
+    void a_failing_reliable_target_is_tried_once_per_back_off_not_once_per_waiting_notification() throws Exception {
+        startHttp(500);
+        failuresLeft.set(1);
+        session().register(Registration.forQueue(Q).notifyUrl(url()).qos(NotificationQos.RELIABLE));
+        QueueSession s = session();
+        for (String order : List.of("one", "two", "three")) {
+            s.enqueue(Q, Message.of(order));
+        }
+        s.commit();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> admin.registrations().get(0).failed() == 1);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> posts.size() == 1); // the others wait
+        assertThat(admin.registrations().get(0).pending()).isEqualTo(3);
+
+        clock.advanceSeconds(1); // the target's next try: all three go
+        await().atMost(Duration.ofSeconds(10)).until(() -> admin.registrations().get(0).delivered() == 3);
+        assertThat(posts).hasSize(4);
+        assertThat(admin.registrations().get(0).failed()).isEqualTo(1);
+    }
+
+    @Test
+    void a_failing_listener_is_tried_once_per_back_off_not_once_per_waiting_notification() {
+        AtomicInteger calls = new AtomicInteger();
+        AtomicInteger failures = new AtomicInteger(1);
+        engine.bindNotificationListener("flaky", n -> {
+            calls.incrementAndGet();
+            if (failures.getAndDecrement() > 0) {
+                throw new IllegalStateException("not now");
+            }
+        });
+        session().register(Registration.forQueue(Q).notifyUrl("java:flaky"));
+        QueueSession s = session();
+        for (String order : List.of("one", "two", "three")) {
+            s.enqueue(Q, Message.of(order));
+        }
+        s.commit();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> admin.registrations().get(0).failed() == 1);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> calls.get() == 1);
+
+        clock.advanceSeconds(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> admin.registrations().get(0).delivered() == 3);
+        assertThat(calls.get()).isEqualTo(4);
+    }
+
     private java.util.Map<String, Object> viewRow() throws Exception {
         try (Connection c = sql(); Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT QUEUE_OWNER, QUEUE_NAME, LOCATION_NAME, NUM_NTFNS, NUM_FAILED,"

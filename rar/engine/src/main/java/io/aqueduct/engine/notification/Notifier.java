@@ -38,12 +38,14 @@ import java.util.logging.Logger;
  * Plans and delivers notifications. A message that becomes available (an enqueue's commit, the end of
  * its delay, the end of a retry delay or its return after a failed attempt) gives one notification per
  * registration of its queue for a consumer it is for ({@link #plan}): a RELIABLE one is a row written in
- * the same transaction, another is kept in memory once the transaction commits ({@link #committed}).
+ * the same transaction, another is kept in memory once the transaction commits ({@link #committedInMemory})
+ * and the ready index shows the message. The time manager plans those of a delay's end ({@link #available}).
  * The loop ({@link #start}) delivers what is due on the engine's background executor, never on the
  * enqueuing thread: a failed delivery is tried again after 1 s, doubling up to {@value #MAX_BACKOFF_MS} ms
  * (a RELIABLE one until it is delivered or its registration ends; another at most
- * {@value #MEMORY_ATTEMPTS} times), and counted with its error in the registration. A registration
- * whose timeout passes is removed and its target told once more, with NTFN_FLAGS = 1.
+ * {@value #MEMORY_ATTEMPTS} times), and counted with its error in the registration; the registration's
+ * other notifications wait for that next try too. A registration whose timeout passes is removed and its
+ * target told once more, with NTFN_FLAGS = 1.
  */
 public final class Notifier implements io.aqueduct.engine.time.Availability {
     private static final Logger LOG = Logger.getLogger(Notifier.class.getName());
@@ -76,6 +78,16 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
     private final boolean shared;
     private final Map<String, AqNotificationListener> listeners = new ConcurrentHashMap<>();
     private final PriorityQueue<Pending> memory = new PriorityQueue<>((a, b) -> Long.compare(a.dueMs(), b.dueMs()));
+    /** At most this many non-RELIABLE notifications wait in memory; more are dropped and counted. */
+    static final int MAX_IN_MEMORY = 10_000;
+    private final java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong lastDropWarning = new java.util.concurrent.atomic.AtomicLong();
+    /**
+     * Registrations whose target failed, with when it is tried again (epoch ms): until then their other
+     * notifications wait too, so that one failing or slow target costs one try per back-off, not one per
+     * notification. Only the loop's thread uses it.
+     */
+    private final Map<Long, Long> backingOff = new java.util.HashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wakeUp = lock.newCondition();
     private boolean signalled;
@@ -170,13 +182,39 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
         if ((inMemory.isEmpty() && !wroteRows) || !started) {
             return;
         }
+        int over = 0;
         lock.lock();
         try {
-            memory.addAll(inMemory);
+            for (Pending p : inMemory) {
+                if (memory.size() < MAX_IN_MEMORY) {
+                    memory.add(p);
+                } else {
+                    over++;
+                }
+            }
             signalled = true;
             wakeUp.signalAll();
         } finally {
             lock.unlock();
+        }
+        if (over > 0) {
+            dropped(over);
+        }
+    }
+
+    /** Notifications kept in memory that were dropped because {@value #MAX_IN_MEMORY} were waiting already. */
+    public long droppedNotifications() {
+        return dropped.get();
+    }
+
+    private void dropped(int count) {
+        long total = dropped.addAndGet(count);
+        long now = System.nanoTime();
+        long last = lastDropWarning.get();
+        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1)) && lastDropWarning.compareAndSet(last, now)) {
+            LOG.warning("Aqueduct dropped " + count + " notification(s) (" + total + " since the start): " + MAX_IN_MEMORY
+                    + " non-RELIABLE notifications wait already, their targets are slow or failing. Use qos RELIABLE for"
+                    + " notifications that must not be lost.");
         }
     }
 
@@ -268,6 +306,7 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 }
                 next = now + SHARED_RECHECK_MS * 5;
             }
+            backingOff.keySet().removeIf(id -> registrations.byId(id) == null);
             for (Registered r : registrations.all()) {
                 if (r.expiresMs() != null) {
                     if (r.expiresMs() <= now) {
@@ -299,20 +338,40 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
         } finally {
             lock.unlock();
         }
-        for (Pending p : due) {
-            Registered r = registrations.byId(p.registrationId());
-            if (r == null) {
-                continue; // unregistered since
-            }
-            String error = deliver(r, p.msgid(), p.consumer());
-            if (error != null && p.attempts() + 1 < MEMORY_ATTEMPTS) {
-                lock.lock();
-                try {
-                    memory.add(new Pending(p.registrationId(), p.msgid(), p.consumer(),
-                            clock.millis() + backoff(p.attempts() + 1), p.attempts() + 1));
-                } finally {
-                    lock.unlock();
+        List<Pending> later = new ArrayList<>();
+        int tried = 0;
+        try {
+            for (; tried < due.size(); tried++) {
+                Pending p = due.get(tried);
+                Registered r = registrations.byId(p.registrationId());
+                if (r == null) {
+                    continue; // unregistered since
                 }
+                Long until = backingOff.get(r.id());
+                if (until != null && until > now) {
+                    later.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), until, p.attempts()));
+                    continue; // its target failed a moment ago: this one waits for the next try
+                }
+                String error = deliver(r, p.msgid(), p.consumer());
+                if (error == null) {
+                    backingOff.remove(r.id());
+                    countDelivered(r);
+                } else {
+                    long again = clock.millis() + backoff(p.attempts() + 1);
+                    backingOff.put(r.id(), again);
+                    if (p.attempts() + 1 < MEMORY_ATTEMPTS) {
+                        later.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), again, p.attempts() + 1));
+                    }
+                }
+            }
+        } finally {
+            // what was polled but not tried (a failure ended the round) is not lost
+            later.addAll(due.subList(Math.min(tried + 1, due.size()), due.size()));
+            lock.lock();
+            try {
+                memory.addAll(later);
+            } finally {
+                lock.unlock();
             }
         }
         lock.lock();
@@ -336,10 +395,16 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
         }
         List<NotificationEntity> due = own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.DUE, NotificationEntity.class)
                 .setParameter("now", now).setParameter("regs", here).setMaxResults(BATCH).getResultList()));
+        long waitingFor = Long.MAX_VALUE;
         for (NotificationEntity n : due) {
             Registered r = registrations.byId(n.registrationId);
             if (r == null) {
                 continue; // a registration another node made that this one has not read yet, or one ending now
+            }
+            Long until = backingOff.get(r.id());
+            if (until != null && until > now) {
+                waitingFor = Math.min(waitingFor, until);
+                continue; // its target failed a moment ago: tried again at its next try, not once per notification
             }
             String javaName = r.javaName();
             if (javaName != null && !listeners.containsKey(javaName)) {
@@ -354,22 +419,26 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
             }
             String error = deliver(r, n.msgid, n.consumer);
             if (error == null) {
+                backingOff.remove(r.id());
+                // done before it is counted: a count that fails must not leave the row to be delivered again
                 own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.DONE).setParameter("id", n.id).executeUpdate()));
+                countDelivered(r);
             } else {
                 long again = clock.millis() + backoff(n.attempts + 1);
+                backingOff.put(r.id(), again);
                 own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.RETRY).setParameter("due", again)
                         .setParameter("id", n.id).executeUpdate()));
             }
         }
-        if (due.size() == BATCH) {
+        if (due.size() == BATCH && waitingFor == Long.MAX_VALUE) {
             return now; // more are due
         }
         Object min = own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.NEXT_DUE).setParameter("regs", here)
                 .getSingleResult()));
         long next = min == null ? Long.MAX_VALUE : ((Number) min).longValue();
         if (next <= clock.millis()) {
-            // what is due now is held by another node
-            next = clock.millis() + SHARED_RECHECK_MS;
+            // what is due now is held by another node, or waits for its registration's next try
+            next = Math.min(clock.millis() + SHARED_RECHECK_MS, waitingFor);
         }
         if (shared) {
             next = Math.min(next, now + SHARED_RECHECK_MS); // another node may have written some
@@ -418,9 +487,17 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
         } catch (Exception | LinkageError e) {
             return failed(r, e);
         }
-        own.run(c -> c.work(em -> em.createNamedQuery(RegistrationEntity.DELIVERED).setParameter("n", 1L)
-                .setParameter("id", r.id()).executeUpdate()));
         return null;
+    }
+
+    /** Counts a delivered notification in its registration; best effort: the delivery happened whatever the count does. */
+    private void countDelivered(Registered r) {
+        try {
+            own.run(c -> c.work(em -> em.createNamedQuery(RegistrationEntity.DELIVERED).setParameter("n", 1L)
+                    .setParameter("id", r.id()).executeUpdate()));
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "Aqueduct could not count a delivered notification of " + r.name(), e);
+        }
     }
 
     private String failed(Registered r, Throwable e) {
