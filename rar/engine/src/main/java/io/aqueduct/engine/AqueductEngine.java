@@ -136,8 +136,22 @@ public final class AqueductEngine implements AqStore {
         this.timeManager = new TimeManager(store, catalog, clock, branches.inDoubtMessages());
         ReadyIndexLoader indexes = new ReadyIndexLoader(own, catalog, branches.inDoubtMessages(), timeManager::checkCompletion);
         branches.connect(indexes, timeManager);
+        Runnable catalogChanged = signals == null ? null : () -> signals.publish(NodeSignals.CATALOG);
+        this.privileges = new io.aqueduct.engine.security.Privileges(own, catalog, clock, defaultSchema, user, b.administrators,
+                catalogChanged);
+        io.aqueduct.engine.security.Privileges granted = privileges;
         this.registrations = new io.aqueduct.engine.notification.Registrations(own, catalog, clock, defaultSchema,
-                signals == null ? null : () -> signals.publish(NodeSignals.CATALOG));
+                catalogChanged, new io.aqueduct.engine.notification.RegistrationAccess() {
+                    @Override
+                    public void checkDequeue(String sessionUser, io.aqueduct.engine.queue.QueueMeta queue) {
+                        granted.check(sessionUser, queue, io.aqueduct.api.QueuePrivilege.DEQUEUE);
+                    }
+
+                    @Override
+                    public void checkMayChange(String sessionUser, String registeredBy, String what) {
+                        granted.checkOwnerOrManageAny(sessionUser, registeredBy, what);
+                    }
+                });
         this.notifier = new io.aqueduct.engine.notification.Notifier(own, catalog, registrations, clock, b.deserializationFilter,
                 new io.aqueduct.engine.notification.Transports(b.mail));
         timeManager.availability(notifier); // delay and retry-delay ends notify when the message is READY
@@ -156,9 +170,6 @@ public final class AqueductEngine implements AqStore {
                         signals.publish(NodeSignals.CATALOG); // the other nodes' propagators look again
                     }
                 });
-        Runnable catalogChanged = signals == null ? null : () -> signals.publish(NodeSignals.CATALOG);
-        this.privileges = new io.aqueduct.engine.security.Privileges(own, catalog, clock, defaultSchema, user,
-                b.administrators, catalogChanged);
         this.admin = new QueueAdministration(own, catalog, transformations, loader, timeManager, defaultSchema,
                 catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own), registrations);
         // not the grants: a lookup that misses (a mistyped queue name) should not read them all; they are read

@@ -333,6 +333,21 @@ class NotificationsTest extends EngineFixture {
         assertThat(received.get(0).context()).containsExactly(2);
     }
 
+    @Test
+    void registering_again_without_reliable_drops_the_registrations_waiting_rows() {
+        QueueSession s = session();
+        s.register(Registration.forQueue(Q).notifyUrl("java:nobody_bound").qos(NotificationQos.RELIABLE));
+        enqueueCommitted(Q, Message.of("waits for a listener"));
+        assertThat(admin.registrations().get(0).pending()).isEqualTo(1);
+
+        s.register(Registration.forQueue(Q).notifyUrl("java:nobody_bound"));
+
+        assertThat(admin.registrations()).singleElement().satisfies(r -> {
+            assertThat(r.qos()).isEmpty();
+            assertThat(r.pending()).as("no RELIABLE row left behind").isZero();
+        });
+    }
+
     // ------------------------------------------------------------------ reliable
 
     @Test
@@ -571,6 +586,11 @@ class NotificationsTest extends EngineFixture {
         assertRefused(s, Registration.forQueue(Q).notifyUrl("java:orders").timeoutSeconds(-1), AqError.INVALID_VALUE);
         assertRefused(s, Registration.forQueue(Q).notifyUrl("java:orders").timeoutSeconds(Long.MAX_VALUE), AqError.INVALID_VALUE);
         assertRefused(s, Registration.forQueue(Q).notifyUrl("java:orders").context(new byte[2001]), AqError.INVALID_VALUE);
+        // nothing is ever made available on an exception queue: a registration there would never fire
+        assertRefused(s, Registration.forQueue("AQ$_" + QT + "_E").notifyUrl("java:orders"), AqError.INVALID_VALUE);
+        assertRefused(s, Registration.forQueue("AQ$_" + MQT + "_E").notifyUrl("java:orders"), AqError.INVALID_VALUE);
+        // the registration records its user in 128 characters
+        assertRefused(session("U".repeat(129)), Registration.forQueue(Q).notifyUrl("java:orders"), AqError.INVALID_VALUE);
         // a list is all or nothing: the good one before the bad one is not stored either
         assertThatThrownBy(() -> s.register(List.of(Registration.forQueue(Q).notifyUrl("java:orders"),
                 Registration.forQueue(Q).notifyUrl("gopher://x")))).isInstanceOf(AqException.class);

@@ -1,9 +1,12 @@
 package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import io.aqueduct.api.AqException;
+import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqNotification;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.MessageId;
@@ -119,5 +122,17 @@ class NotificationsTwoNodesTest {
         assertThat(onB.get(0).messageId()).isEqualTo(id);
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> onB.size() == 1);
         assertThat(a.admin().registrations().get(0).failed()).as("node a never tried it").isZero();
+    }
+
+    @Test
+    void registering_on_a_queue_another_node_created_a_moment_ago_needs_dequeue_on_it_too() {
+        a.admin().createQueue("NEW_Q", QT, QueueProperties.create()); // node b has not read it yet
+
+        try (QueueSession alice = b.openSession("alice")) {
+            assertThatThrownBy(() -> alice.register(Registration.forQueue("NEW_Q").notifyUrl("java:alice")))
+                    .isInstanceOfSatisfying(AqException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(AqError.INSUFFICIENT_PRIVILEGES));
+        }
+        assertThat(a.admin().registrations()).isEmpty();
     }
 }

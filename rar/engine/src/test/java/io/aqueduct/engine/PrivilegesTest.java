@@ -121,6 +121,34 @@ class PrivilegesTest extends EngineFixture {
         assertThat(admin.registrations()).extracting(io.aqueduct.api.RegistrationInfo::notifyUrl).containsExactly("java:alice");
     }
 
+    @Test
+    void a_registration_is_replaced_or_unregistered_only_by_its_user_an_administrator_or_a_manage_any_holder() {
+        admin.grantQueuePrivilege(QueuePrivilege.DEQUEUE, Q, "ALICE", false);
+        admin.grantQueuePrivilege(QueuePrivilege.DEQUEUE, Q, "BOB", false);
+        QueueSession alice = session("alice");
+        QueueSession bob = session("bob");
+        io.aqueduct.api.Registration hers = io.aqueduct.api.Registration.forQueue(Q).notifyUrl("java:alice").context(new byte[] {1});
+        alice.register(List.of(hers));
+
+        expectError(AqError.INSUFFICIENT_PRIVILEGES, () -> bob.register(List.of(io.aqueduct.api.Registration.forQueue(Q)
+                .notifyUrl("java:alice").context(new byte[] {2}))));
+        expectError(AqError.INSUFFICIENT_PRIVILEGES, () -> bob.unregister(List.of(hers)));
+        assertThat(admin.registrations()).singleElement().satisfies(r -> assertThat(r.context()).containsExactly(1));
+
+        alice.register(List.of(io.aqueduct.api.Registration.forQueue(Q).notifyUrl("java:alice").context(new byte[] {3})));
+        assertThat(admin.registrations()).singleElement().satisfies(r -> assertThat(r.context()).containsExactly(3));
+        session("boss").unregister(List.of(hers)); // an administrator
+        assertThat(admin.registrations()).isEmpty();
+
+        alice.register(List.of(hers));
+        admin.grantSystemPrivilege(SystemPrivilege.MANAGE_ANY, "BOB", false);
+        bob.unregister(List.of(hers));
+        assertThat(admin.registrations()).isEmpty();
+        alice.register(List.of(hers));
+        alice.unregister(List.of(hers)); // her own
+        assertThat(admin.registrations()).isEmpty();
+    }
+
     // ------------------------------------------------------------------ PUBLIC, ALL, system privileges
 
     @Test

@@ -35,6 +35,8 @@ public final class Registrations {
     /** AQ$_REG_INFO.context is RAW(2000). */
     static final int MAX_CONTEXT_BYTES = 2000;
     static final int MAX_URL_LENGTH = 4000;
+    /** AQ_REGISTRATION.REG_USER is VARCHAR(128). */
+    static final int MAX_USER_LENGTH = 128;
     /** 100 years: any longer timeout is no timeout, and the instant it ends must fit the stores' range. */
     static final long MAX_TIMEOUT_SECONDS = 100L * 366 * 24 * 3600;
 
@@ -43,6 +45,7 @@ public final class Registrations {
     private final AqClock clock;
     private final String defaultSchema;
     private final Runnable publish;
+    private final RegistrationAccess access;
     private final java.security.SecureRandom random = new java.security.SecureRandom();
     /** By queue id; replaced as a whole on every change (readers never lock). */
     private volatile Map<Long, List<Registered>> byQueue = Map.of();
@@ -51,8 +54,10 @@ public final class Registrations {
     /**
      * @param publish tells the other nodes of a shared store that the registrations changed (null on Derby)
      */
-    public Registrations(OwnTransactions own, Catalog catalog, AqClock clock, String defaultSchema, Runnable publish) {
+    public Registrations(OwnTransactions own, Catalog catalog, AqClock clock, String defaultSchema, Runnable publish,
+            RegistrationAccess access) {
         this.own = own;
+        this.access = access;
         this.catalog = catalog;
         this.clock = clock;
         this.defaultSchema = defaultSchema;
@@ -117,12 +122,29 @@ public final class Registrations {
         }
         List<RegistrationEntity> rows = new ArrayList<>();
         for (Registration r : registrations) {
-            rows.add(checked(r, user));
+            RegistrationEntity row = checked(r, user, true);
+            // after checked(): its catalog refresh finds a queue another node created a moment ago
+            access.checkDequeue(user, catalog.queue(row.queueId).meta());
+            rows.add(row);
         }
         own.run(c -> c.work(em -> {
+            List<RegistrationEntity> existings = new ArrayList<>();
             for (RegistrationEntity row : rows) {
                 RegistrationEntity existing = find(em, row.queueId, row.consumer, row.url);
                 if (existing != null) {
+                    access.checkMayChange(user, existing.user, "replace the registration of " + nameOf(existing)
+                            + " for " + existing.url + " that " + existing.user + " made");
+                }
+                existings.add(existing);
+            }
+            for (int i = 0; i < rows.size(); i++) {
+                RegistrationEntity row = rows.get(i);
+                RegistrationEntity existing = existings.get(i);
+                if (existing != null) {
+                    if (!qosOf(row.qos).contains(NotificationQos.RELIABLE)) {
+                        // no longer RELIABLE: its rows would wait for a delivery that only looks at RELIABLE ones
+                        em.createNamedQuery(NotificationEntity.OF_REGISTRATION).setParameter("reg", existing.id).executeUpdate();
+                    }
                     existing.context = row.context;
                     existing.qos = row.qos;
                     existing.timeoutSeconds = row.timeoutSeconds;
@@ -138,13 +160,13 @@ public final class Registrations {
     }
 
     /** UNREGISTER: each must exist (24950, then none is removed); its pending notifications go with it. */
-    public void unregister(List<Registration> registrations) {
+    public void unregister(List<Registration> registrations, String user) {
         if (registrations == null || registrations.isEmpty()) {
             throw new AqException(AqError.INVALID_VALUE, "Give at least one registration to unregister.");
         }
         List<RegistrationEntity> keys = new ArrayList<>();
         for (Registration r : registrations) {
-            keys.add(checked(r, null));
+            keys.add(checked(r, null, false));
         }
         own.run(c -> c.work(em -> {
             List<RegistrationEntity> found = new ArrayList<>();
@@ -157,6 +179,8 @@ public final class Registrations {
                             + catalog.queue(k.queueId).meta().qualifiedName() + (k.consumer == null ? "" : ":" + k.consumer)
                             + " for " + r.notifyUrl() + " exists: nothing was unregistered.");
                 }
+                access.checkMayChange(user, existing.user, "unregister the registration of " + nameOf(existing)
+                        + " for " + existing.url + " that " + existing.user + " made");
                 found.add(existing);
             }
             for (RegistrationEntity e : found) {
@@ -222,6 +246,11 @@ public final class Registrations {
         }
     }
 
+    private String nameOf(RegistrationEntity e) {
+        QueueRuntime q = catalog.queue(e.queueId);
+        return (q == null ? String.valueOf(e.queueId) : q.meta().qualifiedName()) + (e.consumer == null ? "" : ":" + e.consumer);
+    }
+
     private static RegistrationEntity find(jakarta.persistence.EntityManager em, long queueId, String consumer, String url) {
         for (RegistrationEntity e : em.createNamedQuery(RegistrationEntity.ALL, RegistrationEntity.class).getResultList()) {
             if (e.queueId == queueId && java.util.Objects.equals(e.consumer, consumer) && e.url.equals(url)) {
@@ -232,7 +261,7 @@ public final class Registrations {
     }
 
     /** Checks a registration as REGISTER / UNREGISTER take it; its row (with a new id) when it is valid. */
-    private RegistrationEntity checked(Registration r, String user) {
+    private RegistrationEntity checked(Registration r, String user, boolean registering) {
         if (r == null) {
             throw new AqException(AqError.INVALID_VALUE, "A registration is null.");
         }
@@ -247,6 +276,16 @@ public final class Registrations {
         if (q == null) {
             throw new AqException(AqError.QUEUE_NOT_FOUND, "Queue " + qn + " does not exist: nothing was registered.");
         }
+        if (registering && q.meta().isException()) {
+            throw new AqException(AqError.INVALID_VALUE, "Queue " + qn + " is an exception queue: messages are moved"
+                    + " into it, never enqueued or made available there, so a registration on it would never be"
+                    + " notified. Register on the queue whose messages you want to hear of.");
+        }
+        if (registering && user != null && user.length() > MAX_USER_LENGTH) {
+            throw new AqException(AqError.INVALID_VALUE, "A registration records its user in at most " + MAX_USER_LENGTH
+                    + " characters; this session's user has " + user.length() + ": open the session with a shorter user name.");
+        }
+        // an exception queue of a multi-consumer table is dequeued without a consumer (one registered before this was refused)
         boolean multi = q.meta().table().multipleConsumers() && !q.meta().isException();
         String consumer = r.consumer();
         if (multi && (consumer == null || consumer.isBlank())) {

@@ -205,6 +205,17 @@ public final class Privileges {
         throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + what + ": grant it MANAGE_ANY.");
     }
 
+    /**
+     * Refuses (1031) changing ({@code what}) something {@code owner} made, a notification registration,
+     * unless {@code user} is that user, an administrator or holds MANAGE_ANY.
+     */
+    public void checkOwnerOrManageAny(String user, String owner, String what) {
+        if (isAdministrator(user) || (owner != null && UserNames.normalize(owner).equals(UserNames.normalize(user)))) {
+            return;
+        }
+        checkManageAny(user, what);
+    }
+
     // ------------------------------------------------------------------ grants
 
     /** GRANT_QUEUE_PRIVILEGE by {@code grantor} (null: the engine's user); see {@link io.aqueduct.api.QueueAdmin}. */

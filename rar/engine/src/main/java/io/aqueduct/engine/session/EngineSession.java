@@ -240,26 +240,14 @@ public final class EngineSession implements QueueSession {
     @Override
     public void register(List<io.aqueduct.api.Registration> registrations) {
         checkOpen();
-        // AQ lets a user register only for what it may dequeue; an unknown queue is left to the registrations' own check
-        for (io.aqueduct.api.Registration r : registrations == null ? List.<io.aqueduct.api.Registration>of() : registrations) {
-            QueueRuntime q;
-            try {
-                q = r == null || r.queue() == null ? null
-                        : context.catalog().queue(QualifiedName.forLookup(r.queue(), context.defaultSchema(), "queue").toString());
-            } catch (AqException malformed) {
-                q = null; // the registrations' own check names what is wrong with it
-            }
-            if (q != null) {
-                context.privileges().check(user, q.meta(), io.aqueduct.api.QueuePrivilege.DEQUEUE);
-            }
-        }
+        // AQ lets a user register only for what it may dequeue: checked by the registrations, after their catalog refresh
         context.registrations().register(registrations, user);
     }
 
     @Override
     public void unregister(List<io.aqueduct.api.Registration> registrations) {
         checkOpen();
-        context.registrations().unregister(registrations);
+        context.registrations().unregister(registrations, user);
     }
 
     SessionTransaction transaction() {
