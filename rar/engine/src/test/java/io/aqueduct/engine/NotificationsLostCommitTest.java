@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * it committed, and the notifications it planned are delivered as after any commit, once each.
  */
 class NotificationsLostCommitTest extends EngineFixture {
-    private final BreakingCommits breaking = new BreakingCommits();
+    private final BreakingStore breaking = new BreakingStore();
     private final List<AqNotification> fromMemory = new CopyOnWriteArrayList<>();
     private final List<AqNotification> reliable = new CopyOnWriteArrayList<>();
 

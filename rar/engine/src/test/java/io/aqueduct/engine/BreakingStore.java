@@ -1,0 +1,110 @@
+package io.aqueduct.engine;
+
+import io.aqueduct.engine.store.Dialect;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.XAConnection;
+import javax.sql.XADataSource;
+
+/**
+ * A store whose connections break at chosen moments, as a network failure or a server going away at the
+ * wrong moment does (SQLState 08006): in the middle of a commit the database carried out (the commit
+ * reaches the database, the connection goes before its answer; armed for one commit of one thread), or
+ * when the engine prepares a statement with a given piece of SQL (armed for one statement of any thread).
+ */
+final class BreakingStore {
+    private final AtomicReference<Thread> armed = new AtomicReference<>();
+    private volatile String statementFragment;
+    private final java.util.concurrent.atomic.AtomicInteger statementsToBreak = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * The next {@code times} statements whose SQL contains {@code fragment} (upper case) fail as if the
+     * connection broke (the engine tries its own work once more on a fresh connection: 2 make it fail).
+     */
+    void breakStatementsContaining(String fragment, int times) {
+        statementFragment = fragment;
+        statementsToBreak.set(times);
+    }
+
+    boolean statementsBroken() {
+        return statementsToBreak.get() == 0;
+    }
+
+    /** The next commit of the calling thread commits and then loses its connection. */
+    void breakNextCommitOfThisThread() {
+        armed.set(Thread.currentThread());
+    }
+
+    boolean fired() {
+        return armed.get() == null;
+    }
+
+    Dialect wrap(Dialect real) {
+        return proxy(Dialect.class, real, (method, args) -> method.getName().equals("xaDataSource")
+                ? dataSource(real.xaDataSource()) : method.invoke(real, args));
+    }
+
+    private XADataSource dataSource(XADataSource real) {
+        return proxy(XADataSource.class, real, (method, args) -> method.getName().equals("getXAConnection")
+                ? xaConnection((XAConnection) method.invoke(real, args)) : method.invoke(real, args));
+    }
+
+    private XAConnection xaConnection(XAConnection real) {
+        return proxy(XAConnection.class, real, (method, args) -> method.getName().equals("getConnection")
+                ? connection((Connection) method.invoke(real, args)) : method.invoke(real, args));
+    }
+
+    private Connection connection(Connection real) {
+        return proxy(Connection.class, real, (method, args) -> {
+            if (method.getName().equals("commit") && armed.compareAndSet(Thread.currentThread(), null)) {
+                real.commit();
+                real.close(); // gone before the answer arrived
+                throw new SQLNonTransientConnectionException("The connection broke after the commit was sent (test)", "08006");
+            }
+            if (method.getName().startsWith("prepare") && args != null && args[0] instanceof String sql) {
+                breakIfArmed(sql);
+            }
+            Object result = method.invoke(real, args);
+            if (method.getName().equals("createStatement")) {
+                java.sql.Statement statement = (java.sql.Statement) result;
+                return proxy(java.sql.Statement.class, statement, (m, a) -> {
+                    if (m.getName().startsWith("execute") || m.getName().equals("addBatch")) {
+                        if (a != null && a.length > 0 && a[0] instanceof String sql) {
+                            breakIfArmed(sql);
+                        }
+                    }
+                    return m.invoke(statement, a);
+                });
+            }
+            return result;
+        });
+    }
+
+    private void breakIfArmed(String sql) throws SQLNonTransientConnectionException {
+        String fragment = statementFragment;
+        if (fragment != null && sql.toUpperCase(java.util.Locale.ROOT).contains(fragment)
+                && statementsToBreak.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new SQLNonTransientConnectionException("The connection broke (test): " + sql, "08006");
+        }
+    }
+
+    private interface Call {
+        Object invoke(Method method, Object[] args) throws Throwable;
+    }
+
+    private static <T> T proxy(Class<T> type, T real, Call call) {
+        InvocationHandler h = (p, method, args) -> {
+            try {
+                return call.invoke(method, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        };
+        return type.cast(Proxy.newProxyInstance(BreakingStore.class.getClassLoader(), new Class<?>[] {type}, h));
+    }
+}
