@@ -126,7 +126,7 @@ class NotificationsTwoNodesTest {
 
     @Test
     void registering_on_a_queue_another_node_created_a_moment_ago_needs_dequeue_on_it_too() {
-        a.admin().createQueue("NEW_Q", QT, QueueProperties.create()); // node b has not read it yet
+        a.admin().createQueue("NEW_Q", QT, QueueProperties.create()); // node b may not have read it yet
 
         try (QueueSession alice = b.openSession("alice")) {
             assertThatThrownBy(() -> alice.register(Registration.forQueue("NEW_Q").notifyUrl("java:alice")))
