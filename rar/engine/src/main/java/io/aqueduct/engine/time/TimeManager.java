@@ -270,6 +270,11 @@ public final class TimeManager implements DueWork, AutoCloseable {
 
     private Batch processBatch(long now) {
         List<Change> changes = new ArrayList<>();
+        // taken before the transaction and given back if it fails, so that no completion is lost with it
+        List<String> completing = new ArrayList<>();
+        for (String id; completing.size() < BATCH && (id = completions.poll()) != null;) {
+            completing.add(id);
+        }
         int seen;
         try {
             seen = connection.work(em -> {
@@ -299,7 +304,7 @@ public final class TimeManager implements DueWork, AutoCloseable {
                 for (Object[] part : parts) {
                     retryDelayOver(em, ((String) part[0]).trim(), ((String) part[1]).trim(), ((String) part[2]).trim(), now, changes);
                 }
-                completeMessages(em, now, changes);
+                completeMessages(em, completing, now, changes);
                 for (Object row : notificationRows) {
                     em.persist(row);
                 }
@@ -317,6 +322,7 @@ public final class TimeManager implements DueWork, AutoCloseable {
                     c.claimed().forEach(entry -> c.from().release(entry, this));
                 }
             }
+            completions.addAll(completing);
             throw e;
         }
         java.util.Map<QueueRuntime, List<ReadyEntry>> added = new java.util.LinkedHashMap<>();
@@ -452,11 +458,7 @@ public final class TimeManager implements DueWork, AutoCloseable {
     }
 
     /** Messages of multi-consumer queues that a consumer finished: done when nobody has them pending. */
-    private void completeMessages(EntityManager em, long now, List<Change> changes) {
-        List<String> msgids = new ArrayList<>();
-        for (String id; (id = completions.poll()) != null && msgids.size() < BATCH;) {
-            msgids.add(id);
-        }
+    private void completeMessages(EntityManager em, List<String> msgids, long now, List<Change> changes) {
         for (String msgid : msgids) {
             if (inDoubt(msgid)) {
                 continue; // the branch's resolution asks again
