@@ -137,7 +137,7 @@ public final class AqueductEngine implements AqStore {
         ReadyIndexLoader indexes = new ReadyIndexLoader(own, catalog, branches.inDoubtMessages(), timeManager::checkCompletion);
         branches.connect(indexes, timeManager);
         Runnable catalogChanged = signals == null ? null : () -> signals.publish(NodeSignals.CATALOG);
-        this.privileges = new io.aqueduct.engine.security.Privileges(own, catalog, clock, defaultSchema, user, b.administrators,
+        this.privileges = new io.aqueduct.engine.security.Privileges(own, catalog, clock::millis, defaultSchema, user, b.administrators,
                 catalogChanged);
         io.aqueduct.engine.security.Privileges granted = privileges;
         this.registrations = new io.aqueduct.engine.notification.Registrations(own, catalog, clock, defaultSchema,

@@ -55,7 +55,8 @@ public final class Privileges {
      * signal leaves a revoke without effect here (with or without the time manager).
      */
     public static final java.time.Duration MAX_AGE = java.time.Duration.ofSeconds(10);
-    private final io.aqueduct.engine.time.AqClock clock;
+    /** The engine's clock (AqClock) in milliseconds. */
+    private final java.util.function.LongSupplier clock;
     /** When the snapshot was last read: the clock's millis at the start of the read. */
     private volatile long readAt;
     /** Another node changed the catalog since the start of the last read: read again. */
@@ -88,7 +89,7 @@ public final class Privileges {
         }
     }
 
-    public Privileges(OwnTransactions own, Catalog catalog, io.aqueduct.engine.time.AqClock clock, String defaultSchema,
+    public Privileges(OwnTransactions own, Catalog catalog, java.util.function.LongSupplier clock, String defaultSchema,
             String engineUser, Collection<String> administrators, Runnable changed) {
         this.own = own;
         this.clock = clock;
@@ -435,9 +436,9 @@ public final class Privileges {
      * needed for the call anyway): grants older than that bound are never used.
      */
     private Snapshot current() {
-        if (changed != null && (expired || clock.millis() - readAt >= MAX_AGE.toMillis())) {
+        if (changed != null && (expired || clock.getAsLong() - readAt >= MAX_AGE.toMillis())) {
             synchronized (this) {
-                if (expired || clock.millis() - readAt >= MAX_AGE.toMillis()) {
+                if (expired || clock.getAsLong() - readAt >= MAX_AGE.toMillis()) {
                     reload();
                 }
             }
@@ -452,7 +453,7 @@ public final class Privileges {
 
     /** Reads every grant into memory (at start, after a change here, and when expired: see {@link #current}). */
     public void reload() {
-        long started = clock.millis();
+        long started = clock.getAsLong();
         expired = false; // before the read: a change said during it reads once more
         Map<Long, Map<String, Integer>> queues = new HashMap<>();
         Map<String, Map<SystemPrivilege, Boolean>> system = new HashMap<>();

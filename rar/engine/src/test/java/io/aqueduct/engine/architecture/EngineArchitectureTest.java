@@ -61,7 +61,7 @@ class EngineArchitectureTest {
                 // notifications are planned by sessions and registrations removed with their queues
                 .whereLayer("Notifications").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
                 .whereLayer("Time").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation",
-                        "Notifications", "Security")
+                        "Notifications")
                 .whereLayer("Transformations").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation")
                 .whereLayer("Payloads").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Transformations",
                         "Propagation", "Notifications")
