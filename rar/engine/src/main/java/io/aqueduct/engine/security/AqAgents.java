@@ -5,7 +5,6 @@ import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.engine.store.Dialect;
 import io.aqueduct.engine.store.OwnTransactions;
-import io.aqueduct.engine.store.StoreConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +29,7 @@ public final class AqAgents {
     /** CREATE_AQ_AGENT; 24089 when the name exists. */
     public synchronized void create(String agent, boolean http, boolean smtp) {
         String name = UserNames.check(agent, "agent");
-        write(conn -> {
+        own.readThenInsert(conn -> {
             if (find(conn, name) != null) {
                 throw new AqException(AqError.AGENT_EXISTS, "AQ agent " + name + " already exists.");
             }
@@ -46,7 +45,7 @@ public final class AqAgents {
     /** ALTER_AQ_AGENT: null leaves a flag unchanged; 24088 unknown. */
     public synchronized void alter(String agent, Boolean http, Boolean smtp) {
         String name = UserNames.check(agent, "agent");
-        write(conn -> {
+        own.readThenInsert(conn -> {
             boolean[] now = existing(conn, name);
             try (PreparedStatement ps = conn.prepareStatement(sql("security.agent.update"))) {
                 ps.setInt(1, (http != null ? http : now[0]) ? 1 : 0);
@@ -60,7 +59,7 @@ public final class AqAgents {
     /** DROP_AQ_AGENT with its database user mappings; 24088 unknown. */
     public synchronized void drop(String agent) {
         String name = UserNames.check(agent, "agent");
-        write(conn -> {
+        own.readThenInsert(conn -> {
             existing(conn, name);
             try (PreparedStatement ps = conn.prepareStatement(sql("security.agentDbUser.deleteAll"))) {
                 ps.setString(1, name);
@@ -77,7 +76,7 @@ public final class AqAgents {
     public synchronized void enableDbAccess(String agent, String dbUser) {
         String name = UserNames.check(agent, "agent");
         String user = UserNames.check(dbUser, "database user");
-        write(conn -> {
+        own.readThenInsert(conn -> {
             existing(conn, name);
             if (!mapped(conn, name, user)) {
                 try (PreparedStatement ps = conn.prepareStatement(sql("security.agentDbUser.insert"))) {
@@ -93,7 +92,7 @@ public final class AqAgents {
     public synchronized void disableDbAccess(String agent, String dbUser) {
         String name = UserNames.check(agent, "agent");
         String user = UserNames.check(dbUser, "database user");
-        write(conn -> {
+        own.readThenInsert(conn -> {
             existing(conn, name);
             try (PreparedStatement ps = conn.prepareStatement(sql("security.agentDbUser.delete"))) {
                 ps.setString(1, name);
@@ -131,28 +130,6 @@ public final class AqAgents {
         return out;
     }
 
-    private interface Write {
-        void run(Connection conn) throws SQLException;
-    }
-
-    private void write(Write work) {
-        try {
-            own.run(c -> {
-                c.jdbc(work::run);
-                return null;
-            });
-        } catch (RuntimeException e) {
-            if (!StoreConnection.isIntegrityViolation(e)) {
-                throw e;
-            }
-            // another node inserted the same agent or mapping (or dropped the agent) between this one's read and
-            // its write: read again, which ends as AQ says (24089 exists, the mapping there, 24088 unknown agent)
-            own.run(c -> {
-                c.jdbc(work::run);
-                return null;
-            });
-        }
-    }
 
     private String sql(String name) {
         Dialect d = own.dialect();

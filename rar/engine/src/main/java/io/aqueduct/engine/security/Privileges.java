@@ -492,33 +492,15 @@ public final class Privileges {
 
     // ------------------------------------------------------------------ helpers
 
-    private interface Write {
-        void run(Connection conn) throws SQLException;
-    }
-
     /** A change in a transaction of its own; then the snapshot is read again here and the other nodes are told. */
-    private void write(Write work) {
-        try {
-            own.run(c -> {
-                c.jdbc(work::run);
-                return null;
-            });
-        } catch (RuntimeException e) {
-            if (!StoreConnection.isIntegrityViolation(e)) {
-                throw e;
-            }
-            // another node inserted the same grant between this one's read and its insert (the JVM's lock
-            // does not reach it): the work reads again, finds that grant and leaves it or adds the option
-            own.run(c -> {
-                c.jdbc(work::run);
-                return null;
-            });
-        }
+    private void write(StoreConnection.SqlWork work) {
+        own.readThenInsert(work); // another node's grant inserted meanwhile: read again, left or given the option
         reload();
         if (changed != null) {
             changed.run();
         }
     }
+
 
     private QueueMeta queue(String queue) {
         QualifiedName qn = QualifiedName.forLookup(queue, defaultSchema, "queue");

@@ -38,6 +38,28 @@ public final class OwnTransactions implements AutoCloseable {
     }
 
     /**
+     * JDBC work that reads, then inserts what it did not find, in a transaction of its own: when another
+     * node inserted the same key between the read and the insert (an integrity violation), the work runs
+     * once more, reads that row and ends as its caller says an existing one ends.
+     */
+    public void readThenInsert(StoreConnection.SqlWork work) {
+        try {
+            run(c -> {
+                c.jdbc(work);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            if (!StoreConnection.isIntegrityViolation(e)) {
+                throw e;
+            }
+            run(c -> {
+                c.jdbc(work);
+                return null;
+            });
+        }
+    }
+
+    /**
      * Runs work in a transaction of its own and commits it; a lock timeout or deadlock is tried
      * again, a broken connection once on a fresh one.
      */
