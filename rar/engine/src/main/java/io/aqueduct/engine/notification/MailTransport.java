@@ -21,7 +21,6 @@ final class MailTransport {
         this.settings = settings;
     }
 
-
     void send(String url, AqNotification n) throws IOException {
         if (settings.host() == null) {
             throw new IOException("No SMTP server is configured for mailto: notifications (set the mail host).");
