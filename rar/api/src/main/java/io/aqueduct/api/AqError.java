@@ -105,6 +105,11 @@ public final class AqError {
     public static final int DATABASE_LINK_NOT_FOUND = 2019;
     /** The store a database link names cannot be reached or opened (ORA-12541-like: the link is valid, its store is not there). */
     public static final int DATABASE_LINK_UNREACHABLE = 12541;
+    /**
+     * The credentials of a database link were refused by the Aqueduct servlet it reaches over HTTP (ORA-01017,
+     * "invalid username/password; logon denied"): the link's user is not a user of that server's realm.
+     */
+    public static final int LOGON_DENIED = 1017;
     /** A name is not a valid identifier. */
     public static final int INVALID_NAME = 44003;
     /**

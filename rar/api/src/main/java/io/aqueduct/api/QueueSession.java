@@ -118,6 +118,18 @@ public interface QueueSession extends AutoCloseable {
         unregister(java.util.List.of(registration));
     }
 
+    /**
+     * Propagation that arrives over HTTP (AQ's propagation servlet): runs a request another Aqueduct's
+     * propagation sent to this server's servlet ({@code application/vnd.aqueduct.propagation}, opaque to
+     * the caller) in this session's transaction and returns the answer to send back; the caller commits
+     * before it answers, and rolls back when this throws. The messages are enqueued as this session's
+     * user, who needs ENQUEUE on their queues. Only in a local transaction.
+     *
+     * @throws AqException 1031 the user may not enqueue to a destination queue; 25207 one is stopped for
+     *         enqueue; 24097 the request is not one Aqueduct wrote
+     */
+    byte[] receivePropagation(byte[] request);
+
     /** The administrative interface, working through this session. */
     QueueAdmin admin();
 

@@ -178,7 +178,8 @@ public final class AqueductEngine implements AqStore {
         Ids ids = new Ids(node, own);
         this.sessions = new SessionContext(store, catalog, transformations, clock, ids, defaultSchema,
                 new SessionContext.Limits(b.maxPayloadBytes, b.deserializationFilter), completion, branches,
-                attemptJournal, attemptLedger, admin, privileges, () -> closed, registrations, notifier);
+                attemptJournal, attemptLedger, admin, privileges, () -> closed, registrations, notifier,
+                new io.aqueduct.engine.propagation.PropagationReceiving(clock));
         this.propagator = new io.aqueduct.engine.propagation.Propagator(own, catalog, clock, node, dialect.shared(),
                 this::openSession, links, transformations, b.deserializationFilter, branches.inDoubtMessages(), user);
         propagation[0] = propagator;
@@ -254,7 +255,7 @@ public final class AqueductEngine implements AqStore {
             String key = storeIdentity(url, linkDbUser);
             AqueductEngine there = OPEN.get(key);
             if (there != null && !there.isClosed()) {
-                return linkedStore(there, false);
+                return linkedStore(there, false, linkClock);
             }
             Builder lb = builder().clock(linkClock).user(linkUser);
             if (executor != null) {
@@ -268,15 +269,15 @@ public final class AqueductEngine implements AqStore {
             } else {
                 lb.jdbc(url, linkDbUser, password);
             }
-            return linkedStore(lb.start(), true);
+            return linkedStore(lb.start(), true, linkClock);
         };
     }
 
-    private static io.aqueduct.engine.propagation.LinkedStore linkedStore(AqueductEngine engine, boolean owned) {
+    private static io.aqueduct.engine.propagation.LinkedStore linkedStore(AqueductEngine engine, boolean owned, AqClock clock) {
         return new io.aqueduct.engine.propagation.LinkedStore() {
             @Override
-            public EngineSession openSession(String user) {
-                return engine.openSession(user);
+            public io.aqueduct.engine.propagation.LinkSession openSession(String user) {
+                return new io.aqueduct.engine.propagation.StoreLinkSession(engine.openSession(user), clock);
             }
 
             @Override

@@ -138,6 +138,11 @@ public final class AqSessionHandle implements QueueSession {
     }
 
     @Override
+    public byte[] receivePropagation(byte[] request) {
+        return call(() -> owner.session().receivePropagation(request));
+    }
+
+    @Override
     public void unregister(List<io.aqueduct.api.Registration> registrations) {
         call(() -> {
             owner.session().unregister(registrations);

@@ -43,7 +43,10 @@ public final class DatabaseLinks implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** Creates a link; checked first (44003 / 24019 name, 24097 URL or user, 2011 exists). */
+    /**
+     * Creates a link; checked first (44003 / 24019 name, 24097 URL or user, 2011 exists). A link over HTTP
+     * ({@code http(s)://} servlet URL, or AQ's connect descriptor with PROTOCOL=http / https) needs a user.
+     */
     public synchronized void create(String name, String url, String user, String password) {
         String link = RemoteAddress.linkName(name);
         check(url, user, password);
@@ -99,6 +102,7 @@ public final class DatabaseLinks implements AutoCloseable {
             throw new AqException(AqError.INVALID_VALUE, "A database link's URL and password have at most " + MAX_URL_CHARS
                     + " characters, its user at most " + MAX_USER_CHARS + ".");
         }
+        HttpLinkedStore.servlet(url, user); // a link over HTTP: a URL that can work, and an agent's user
     }
 
     /** Drops a link no schedule uses (24097 otherwise; 2019 unknown), closing the store it opened. */
@@ -159,7 +163,8 @@ public final class DatabaseLinks implements AutoCloseable {
             }
             LinkedStore s;
             try {
-                s = opener.open(e.url, e.user, e.password);
+                java.net.URI servlet = HttpLinkedStore.servlet(e.url, e.user);
+                s = servlet != null ? new HttpLinkedStore(link, servlet, e.user, e.password) : opener.open(e.url, e.user, e.password);
             } catch (RuntimeException failure) {
                 throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "The store of database link " + link + " ("
                         + e.url + ") cannot be opened: " + failure.getMessage(), failure);

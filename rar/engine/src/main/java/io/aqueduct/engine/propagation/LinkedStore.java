@@ -1,12 +1,10 @@
 package io.aqueduct.engine.propagation;
 
-import io.aqueduct.engine.session.EngineSession;
-
 /** The Aqueduct store a database link reaches, as propagation uses it: sessions on it. */
 public interface LinkedStore extends AutoCloseable {
 
-    /** A session on the linked store, working as {@code user}. */
-    EngineSession openSession(String user);
+    /** A session on the linked store, working as {@code user} (over HTTP: as the link's user). */
+    LinkSession openSession(String user);
 
     /** Whether it can still be used (an engine closed under the link is opened again). */
     boolean isOpen();

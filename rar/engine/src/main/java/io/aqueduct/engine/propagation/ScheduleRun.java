@@ -20,7 +20,6 @@ import io.aqueduct.engine.session.PropagatedMessage;
 import io.aqueduct.engine.store.ConsumerStates;
 import io.aqueduct.engine.store.MessageEntity;
 import io.aqueduct.engine.store.NodeIdentity;
-import io.aqueduct.engine.store.PropagationReceiptEntity;
 import io.aqueduct.engine.store.ScheduleEntity;
 import io.aqueduct.engine.time.AqClock;
 import io.aqueduct.engine.transform.Transformation;
@@ -75,7 +74,7 @@ final class ScheduleRun implements AutoCloseable {
     private final String user;
     private final String sessionId;
     private EngineSession local;
-    private final Map<String, EngineSession> remote = new HashMap<>();
+    private final Map<String, LinkSession> remote = new HashMap<>();
     /** The store each remote session is on (a link altered since: another store). */
     private final Map<String, LinkedStore> remoteStores = new HashMap<>();
     /** Links whose leftover receipts (of a crash between the two commits) are still to be swept. */
@@ -146,8 +145,7 @@ final class ScheduleRun implements AutoCloseable {
         }
         boolean toLink = !PropagationSchedule.LOCAL.equals(schedule.destination);
         EngineSession src = localSession();
-        EngineSession dst = null;
-        boolean destinationCommitted = false;
+        LinkSession dst = null;
         List<String> receipts = List.of();
         try {
             // the schedule's row, locked for this batch: no other node, and no administrator's unschedule, gets between
@@ -173,11 +171,9 @@ final class ScheduleRun implements AutoCloseable {
             List<Outgoing> outgoing = build(meta, parts, messages, now, undeliverable, lastError);
             if (toLink) {
                 dst = remoteSession(schedule.destination);
-                receipts = deliverToLink(dst, outgoing, schedule, meta, undeliverable, lastError);
-                dst.commit();
-                destinationCommitted = true;
+                receipts = deliver(src, dst, receiptSource(meta, schedule.destination), outgoing, undeliverable, lastError);
             } else {
-                deliver(src, meta, outgoing, undeliverable, lastError, null, null);
+                deliver(src, null, null, outgoing, undeliverable, lastError);
             }
             long bytes = 0;
             int moved = 0;
@@ -235,9 +231,6 @@ final class ScheduleRun implements AutoCloseable {
             return new Outcome(parts.size(), more, lastError[0]);
         } catch (RuntimeException e) {
             rollbackQuietly(src, e);
-            if (dst != null && !destinationCommitted) {
-                rollbackQuietly(dst, e);
-            }
             if (toLink && !(e instanceof ScheduleLost)) {
                 sweepDue.add(schedule.destination);
             }
@@ -446,92 +439,40 @@ final class ScheduleRun implements AutoCloseable {
     }
 
     /**
-     * Enqueues the messages into the destination queues of a session's store, in its transaction;
-     * what a destination refuses makes its parts UNDELIVERABLE. With {@code receipts}, a receipt is
-     * written with each message (another store).
+     * Delivers the messages: into this store's queues in the session's transaction ({@code link} null),
+     * or into a linked store's with a receipt each, committed there. What a destination refuses makes
+     * its parts UNDELIVERABLE. Returns the receipts to remove once the source has committed.
      */
-    private void deliver(EngineSession session, QueueMeta source, List<Outgoing> outgoing, List<Part> undeliverable,
-            String[] lastError, Map<Outgoing, String> receipts, String receiptSource) {
-        Map<String, List<Outgoing>> byQueue = new LinkedHashMap<>();
-        for (Outgoing o : outgoing) {
-            byQueue.computeIfAbsent(o.queue.toUpperCase(java.util.Locale.ROOT), k -> new ArrayList<>()).add(o);
-        }
-        for (List<Outgoing> list : byQueue.values()) {
-            String queue = list.get(0).queue;
-            QueueMeta destination;
-            try {
-                destination = session.queueMeta(queue);
-            } catch (AqException e) {
-                if (!isApplicationError(e)) {
-                    throw e;
-                }
-                destination = null; // enqueuePropagated reports it for each message
-            }
-            boolean multi = destination != null && destination.table().multipleConsumers();
-            long destinationId = destination == null ? 0 : destination.id();
-            List<PropagatedMessage> batch = new ArrayList<>(list.size());
-            for (Outgoing o : list) {
-                PropagatedMessage pm = o.message;
-                if (!multi && pm.message().properties().recipients() != null) {
-                    // a single-consumer destination has no consumers to name: the message is simply enqueued
-                    MessageProperties p = pm.message().properties().copy().recipients(null);
-                    pm = new PropagatedMessage(Message.of(pm.message().payload(), p), pm.originalMsgid(), pm.startsGroup());
-                }
-                batch.add(pm);
-            }
-            List<PropagatedMessage.Delivery> results = session.enqueuePropagated(queue, batch);
-            List<PropagationReceiptEntity> written = new ArrayList<>();
-            for (int i = 0; i < list.size(); i++) {
-                Outgoing o = list.get(i);
-                PropagatedMessage.Delivery d = results.get(i);
-                if (!d.delivered()) {
-                    o.message = null;
-                    o.parts.forEach(p -> refuse(p, d.refused(), undeliverable, lastError));
-                } else if (receipts != null) {
-                    PropagationReceiptEntity r = new PropagationReceiptEntity();
-                    r.id = receipts.get(o);
-                    r.queueId = destinationId;
-                    r.source = receiptSource;
-                    r.createdMs = clock.millis();
-                    written.add(r);
-                }
-            }
-            if (!written.isEmpty()) {
-                session.inTransaction(em -> {
-                    written.forEach(em::persist);
-                    return null;
-                });
-            }
-        }
-    }
-
-    /** Delivery to another store: messages it already has (a receipt) are not delivered again. */
-    private List<String> deliverToLink(EngineSession dst, List<Outgoing> outgoing, ScheduleEntity schedule, QueueMeta source,
+    private List<String> deliver(EngineSession src, LinkSession link, String receiptSource, List<Outgoing> outgoing,
             List<Part> undeliverable, String[] lastError) {
-        Map<Outgoing, String> ids = new HashMap<>();
+        List<LinkSession.Arrival> arrivals = new ArrayList<>(outgoing.size());
+        List<Outgoing> sent = new ArrayList<>(outgoing.size());
         for (Outgoing o : outgoing) {
-            ids.put(o, receiptId(o));
-        }
-        Set<String> present = dst.inTransaction(em -> {
-            Set<String> found = new HashSet<>();
-            List<String> all = new ArrayList<>(ids.values());
-            for (int i = 0; i < all.size(); i += 500) {
-                found.addAll(em.createQuery("SELECT r.id FROM PropagationReceiptEntity r WHERE r.id IN :ids", String.class)
-                        .setParameter("ids", all.subList(i, Math.min(all.size(), i + 500))).getResultList());
+            if (link instanceof HttpLinkedStore.Session && !PropagationWire.travels(o.message.message().payload())) {
+                o.message = null;
+                AqException refused = new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "A serialized Java object (an"
+                        + " OBJECT payload) is not propagated over HTTP: transform it to RAW, TEXT, JSON or XML for this"
+                        + " subscriber.");
+                o.parts.forEach(p -> refuse(p, refused, undeliverable, lastError));
+                continue;
             }
-            return found;
-        });
-        List<Outgoing> fresh = new ArrayList<>();
-        List<String> receipts = new ArrayList<>(present);
-        for (Outgoing o : outgoing) {
-            if (!present.contains(ids.get(o))) {
-                fresh.add(o); // else: delivered by a batch whose source commit was lost; its parts are done now
-            }
+            arrivals.add(new LinkSession.Arrival(link == null ? null : receiptId(o), o.queue, o.message));
+            sent.add(o);
         }
-        deliver(dst, source, fresh, undeliverable, lastError, ids, receiptSource(source, schedule.destination));
-        for (Outgoing o : fresh) {
-            if (o.message != null) {
-                receipts.add(ids.get(o));
+        if (arrivals.isEmpty()) {
+            return List.of();
+        }
+        List<LinkSession.Arrived> results = link == null ? PropagationInbox.receive(src, clock, null, arrivals)
+                : link.deliver(receiptSource, arrivals);
+        List<String> receipts = new ArrayList<>();
+        for (int i = 0; i < sent.size(); i++) {
+            Outgoing o = sent.get(i);
+            LinkSession.Arrived a = results.get(i);
+            if (!a.delivered()) {
+                o.message = null;
+                o.parts.forEach(p -> refuse(p, a.refused(), undeliverable, lastError));
+            } else if (link != null) {
+                receipts.add(arrivals.get(i).receiptId());
             }
         }
         return receipts;
@@ -557,23 +498,13 @@ final class ScheduleRun implements AutoCloseable {
     }
 
     /** After the source committed: its receipts have done their work. A failure leaves them to the sweep. */
-    private void forgetReceipts(EngineSession dst, List<String> receipts, String link) {
+    private void forgetReceipts(LinkSession dst, List<String> receipts, String link) {
         try {
-            dst.inTransaction(em -> deleteReceipts(em, receipts));
-            dst.commit();
+            dst.forget(receipts);
         } catch (RuntimeException e) {
-            rollbackQuietly(dst, e);
             sweepDue.add(link);
             LOG.log(Level.FINE, "Aqueduct propagation could not remove its receipts at " + link + " (swept later)", e);
         }
-    }
-
-    private static Object deleteReceipts(EntityManager em, List<String> receipts) {
-        for (int i = 0; i < receipts.size(); i += 500) {
-            em.createQuery("DELETE FROM PropagationReceiptEntity r WHERE r.id IN :ids")
-                    .setParameter("ids", receipts.subList(i, Math.min(receipts.size(), i + 500))).executeUpdate();
-        }
-        return null;
     }
 
     /**
@@ -586,34 +517,30 @@ final class ScheduleRun implements AutoCloseable {
         if (swept.contains(link) && !sweepDue.contains(link)) {
             return;
         }
-        EngineSession dst = remoteSession(link);
+        LinkSession dst = remoteSession(link);
         EngineSession src = localSession();
         try {
-            String from = receiptSource(source, link);
-            List<PropagationReceiptEntity> left = dst.inTransaction(em -> em.createQuery(
-                    "SELECT r FROM PropagationReceiptEntity r WHERE r.source = :s", PropagationReceiptEntity.class)
-                    .setParameter("s", from).setMaxResults(1000).getResultList());
+            List<LinkSession.Receipt> left = dst.receipts(receiptSource(source, link), 1000);
             List<String> stale = new ArrayList<>();
             long now = clock.millis();
-            for (PropagationReceiptEntity r : left) {
-                String msgid = r.id.substring(0, r.id.indexOf('/'));
+            for (LinkSession.Receipt r : left) {
+                int slash = r.id().indexOf('/');
+                String msgid = slash < 0 ? r.id() : r.id().substring(0, slash);
                 long ready = src.inTransaction(em -> em.createQuery("SELECT COUNT(c) FROM ConsumerStateEntity c WHERE"
                         + " c.msgid = :m AND c.destination = :d AND c.state = :ready", Long.class).setParameter("m", msgid)
                         .setParameter("d", link).setParameter("ready", ConsumerStates.READY).getSingleResult());
-                if (ready == 0 || now - r.createdMs > RECEIPT_MAX_AGE_MS) {
-                    stale.add(r.id);
+                if (ready == 0 || now - r.createdMs() > RECEIPT_MAX_AGE_MS) {
+                    stale.add(r.id());
                 }
             }
             src.commit();
             if (!stale.isEmpty()) {
-                dst.inTransaction(em -> deleteReceipts(em, stale));
+                dst.forget(stale);
             }
-            dst.commit();
             swept.add(link);
             sweepDue.remove(link);
         } catch (RuntimeException e) {
             rollbackQuietly(src, e);
-            rollbackQuietly(dst, e);
             throw e;
         }
     }
@@ -626,7 +553,7 @@ final class ScheduleRun implements AutoCloseable {
     }
 
     /** Errors of the message or its destination queue, not of the way there: no retry makes them pass. */
-    private static boolean isApplicationError(AqException e) {
+    static boolean isApplicationError(AqException e) {
         int code = e.errorCode();
         return code == AqError.QUEUE_DOES_NOT_EXIST || code == AqError.QUEUE_NOT_FOUND || code == AqError.INVALID_NAME
                 || code == AqError.NAME_TOO_LONG;
@@ -663,9 +590,9 @@ final class ScheduleRun implements AutoCloseable {
         }
     }
 
-    private EngineSession remoteSession(String link) {
+    private LinkSession remoteSession(String link) {
         LinkedStore store = links.store(link); // another one when the link was altered
-        EngineSession s = remote.get(link);
+        LinkSession s = remote.get(link);
         if (s != null && (s.isClosed() || remoteStores.get(link) != store)) {
             try {
                 s.close();
@@ -687,7 +614,7 @@ final class ScheduleRun implements AutoCloseable {
         if (PropagationSchedule.LOCAL.equals(link)) {
             return;
         }
-        EngineSession s = remote.remove(link);
+        LinkSession s = remote.remove(link);
         if (s != null) {
             try {
                 s.close();
@@ -712,7 +639,7 @@ final class ScheduleRun implements AutoCloseable {
     public void close() {
         closeLocal();
         for (String link : List.copyOf(remote.keySet())) {
-            EngineSession s = remote.remove(link);
+            LinkSession s = remote.remove(link);
             try {
                 s.close();
             } catch (RuntimeException ignored) {

@@ -131,6 +131,36 @@ public final class EngineSession implements QueueSession {
         return resolve(queue).meta();
     }
 
+    /** Checks that this session's user may use {@code queue} for {@code needed}: 25205 unknown, 1031 refused. */
+    public void requirePrivilege(String queue, io.aqueduct.api.QueuePrivilege needed) {
+        checkOpen();
+        resolve(queue, needed);
+    }
+
+    /** Whether this session's user may use the queue of id {@code qid} for {@code needed} (false when there is none). */
+    public boolean holds(long qid, io.aqueduct.api.QueuePrivilege needed) {
+        QueueRuntime q = context.catalog().queue(qid);
+        if (q == null) {
+            return administrator;
+        }
+        if (administrator) {
+            return true;
+        }
+        try {
+            context.privileges().check(user, q.meta(), needed);
+            return true;
+        } catch (AqException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public byte[] receivePropagation(byte[] request) {
+        checkOpen();
+        checkLocal("receive propagation");
+        return guarded(() -> context.propagationReceiver().receive(this, request));
+    }
+
     /** A queue this session's user may use for {@code needed} (ENQUEUE or DEQUEUE): 25205 unknown, 1031 refused. */
     QueueRuntime resolve(String queue, io.aqueduct.api.QueuePrivilege needed) {
         QueueRuntime q = resolve(queue);

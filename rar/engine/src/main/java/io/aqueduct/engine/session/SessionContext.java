@@ -20,12 +20,13 @@ import java.util.function.BooleanSupplier;
  * @param engineClosed whether the engine has been closed (waits end then)
  * @param registrations the notification registrations (REGISTER / UNREGISTER)
  * @param notifier plans the notifications of what an enqueue makes available
+ * @param propagationReceiver runs propagation that arrives from another Aqueduct over HTTP
  */
 public record SessionContext(Store store, Catalog catalog, TransformationCatalog transformations, AqClock clock, Ids ids,
         String defaultSchema, Limits limits, TransactionCompletion completion, Branches branches,
         AttemptJournal attemptJournal, AttemptLedger attemptLedger, QueueAdmin admin, io.aqueduct.engine.security.Privileges privileges,
         BooleanSupplier engineClosed, io.aqueduct.engine.notification.Registrations registrations,
-        io.aqueduct.engine.notification.Notifier notifier) {
+        io.aqueduct.engine.notification.Notifier notifier, PropagationReceiver propagationReceiver) {
 
     /**
      * What an enqueue accepts and a dequeue reads back.

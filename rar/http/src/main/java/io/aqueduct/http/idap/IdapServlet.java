@@ -32,6 +32,9 @@ import org.w3c.dom.Element;
  * Without one, the work stays in a transaction held for the HTTP session (its cookie) and the session's next
  * request continues it; one idle for the configured timeout is rolled back. A fault for a refused operation leaves
  * the transaction as it was (the operation changed nothing); an unexpected failure rolls it back.
+ *
+ * <p>It is also AQ's propagation servlet: requests of another Aqueduct's propagation over HTTP
+ * ({@code application/vnd.aqueduct.propagation}) go to {@link PropagationRequests}.
  */
 @WebServlet(name = "AQPropServlet", urlPatterns = "/aqserv/servlet")
 public final class IdapServlet extends HttpServlet {
@@ -47,6 +50,10 @@ public final class IdapServlet extends HttpServlet {
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
         HttpAccess access = HttpAccess.of(getServletContext());
+        if (PropagationRequests.accepts(request)) {
+            PropagationRequests.serve(request, response, access); // another Aqueduct's propagation (AQPropServlet)
+            return;
+        }
         HttpUser user;
         Element operationElement;
         IdapOperations.Operation operation;

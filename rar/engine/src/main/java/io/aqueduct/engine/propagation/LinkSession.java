@@ -1,0 +1,50 @@
+package io.aqueduct.engine.propagation;
+
+import io.aqueduct.api.AqException;
+import io.aqueduct.engine.session.PropagatedMessage;
+import java.util.List;
+
+/**
+ * Propagation's conversation with the store a database link reaches: another store of this JVM's
+ * engines, or an Aqueduct servlet over HTTP. Each call is one transaction there, committed when it
+ * returns (thrown: nothing of it happened there, or its outcome is unknown — the receipts decide at
+ * the next batch).
+ */
+public interface LinkSession extends AutoCloseable {
+
+    /** A message for a destination queue, with the receipt that keeps it from arriving twice. */
+    record Arrival(String receiptId, String queue, PropagatedMessage message) {
+    }
+
+    /** What became of an arrival: delivered now, delivered by an earlier batch (a receipt was there), or refused. */
+    record Arrived(boolean present, AqException refused) {
+        static final Arrived DELIVERED = new Arrived(false, null);
+        static final Arrived PRESENT = new Arrived(true, null);
+
+        boolean delivered() {
+            return refused == null;
+        }
+    }
+
+    /** A receipt left at the destination: its id and when it was written. */
+    record Receipt(String id, long createdMs) {
+    }
+
+    /**
+     * Delivers the arrivals not delivered before (no receipt of theirs is there), each with its
+     * receipt, in one committed transaction; the outcome of each, in order. {@code source} names the
+     * source queue and link, for the sweep.
+     */
+    List<Arrived> deliver(String source, List<Arrival> arrivals);
+
+    /** Removes receipts whose work is done (the source recorded the batch), committed. */
+    void forget(List<String> receiptIds);
+
+    /** Up to {@code max} receipts {@code source} left there. */
+    List<Receipt> receipts(String source, int max);
+
+    boolean isClosed();
+
+    @Override
+    void close();
+}
