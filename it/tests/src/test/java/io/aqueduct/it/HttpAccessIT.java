@@ -548,6 +548,56 @@ class HttpAccessIT {
         assertThat(receiveText(john, "HTTP.TEXT_Q")).singleElement().asString().endsWith("=own page");
     }
 
+    // ------------------------------------------------------------------ propagation over HTTP
+
+    /**
+     * AQ's propagation using HTTP: the store's HTTP.OUTBOX_Q has a remote subscriber at HTTP.PROPAGATED_Q@OVER_HTTP, a
+     * database link whose URL is this server's own servlet with john's credentials (it/tests/pom.xml's definitions): the
+     * schedule POSTs the message to the servlet, which enqueues it as john's database user. The schedule may be backing
+     * off from tries made before the users existed (its first retry 30 s later), hence the generous wait.
+     */
+    @Test
+    void aMessageReachesItsQueueThroughPropagationOverHttpOnce() {
+        Client john = Client.as("john");
+        String sent = text(john.soap(sendText("HTTP.OUTBOX_Q", "over the web", true), 200), "message_id");
+        List<String> arrived = new ArrayList<>();
+        Awaitility.await("the message propagated over HTTP").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    arrived.addAll(receiveText(john, "HTTP.PROPAGATED_Q"));
+                    return !arrived.isEmpty();
+                });
+        assertThat(arrived).singleElement().asString().endsWith("=over the web").doesNotStartWith(sent + "=");
+        assertThat(receiveText(john, "HTTP.PROPAGATED_Q")).as("once").isEmpty();
+    }
+
+    @Test
+    void propagationRequestsAreAuthenticatedAndCheckedBeforeAnythingIsWritten() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        java.util.function.BiFunction<String, byte[], HttpResponse<String>> post = (user, body) -> {
+            HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(BASE + SERVLET))
+                    .header("Content-Type", "application/vnd.aqueduct.propagation").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            if (user != null) {
+                r.header("Authorization", "Basic " + Base64.getEncoder().encodeToString((user + ":secret-" + user)
+                        .getBytes(StandardCharsets.UTF_8)));
+            }
+            try {
+                return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        byte[] garbage = "not a batch".getBytes(StandardCharsets.UTF_8);
+        assertThat(post.apply(null, garbage).statusCode()).as("no credentials").isEqualTo(401);
+        assertThat(post.apply("mallory", garbage).statusCode()).as("not in the role aqueduct-http").isEqualTo(403);
+        HttpResponse<String> mary = post.apply("mary", garbage);
+        assertThat(mary.statusCode()).as("no AQ agent").isEqualTo(403);
+        assertThat(mary.headers().firstValue("X-Aqueduct-Error")).contains("24088");
+        HttpResponse<String> john = post.apply("john", garbage);
+        assertThat(john.statusCode()).isEqualTo(400);
+        assertThat(john.headers().firstValue("X-Aqueduct-Error")).contains("24097");
+        assertThat(john.body()).contains("not an Aqueduct propagation request");
+    }
+
     // ------------------------------------------------------------------ envelopes
 
     static String envelope(String operation) {
