@@ -153,7 +153,7 @@ public final class AqueductEngine implements AqStore {
                     }
                 });
         this.notifier = new io.aqueduct.engine.notification.Notifier(own, catalog, registrations, clock, b.deserializationFilter,
-                new io.aqueduct.engine.notification.Transports(b.mail));
+                new io.aqueduct.engine.notification.Transports(b.mail), b.notificationListenerTimeout);
         timeManager.availability(notifier); // delay and retry-delay ends notify when the message is READY
         RetryAccounting retries = new RetryAccounting(own, catalog, clock, timeManager, attemptLedger, notifier);
         TransactionCompletion completion = new TransactionCompletion(own, clock, timeManager, retries, branches,
@@ -502,6 +502,7 @@ public final class AqueductEngine implements AqStore {
         public static final long DEFAULT_MAX_PAYLOAD_BYTES = 64L * 1024 * 1024;
         private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
         private io.aqueduct.engine.notification.MailSettings mail = io.aqueduct.engine.notification.MailSettings.NONE;
+        private java.time.Duration notificationListenerTimeout = io.aqueduct.engine.notification.Notifier.LISTENER_TIMEOUT;
         private io.aqueduct.engine.store.DirectSignals.Config signalAddress;
 
         /**
@@ -563,6 +564,21 @@ public final class AqueductEngine implements AqStore {
             }
             this.mail = new io.aqueduct.engine.notification.MailSettings(host == null || host.isBlank() ? null : host.strip(),
                     port, from, user, password, startTls);
+            return this;
+        }
+
+        /**
+         * How long a {@code java:} notification listener may take with one notification (default 30 s):
+         * a call that takes longer counts as a failed delivery, tried again after the back-off.
+         *
+         * @throws io.aqueduct.api.AqException 24097 for a timeout that is null, zero or negative
+         */
+        public Builder notificationListenerTimeout(java.time.Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new AqException(AqError.INVALID_VALUE, "The notification listener timeout must be positive, not "
+                        + timeout + ".");
+            }
+            this.notificationListenerTimeout = timeout;
             return this;
         }
 

@@ -40,16 +40,23 @@ import java.util.logging.Logger;
  * registration of its queue for a consumer it is for ({@link #plan}): a RELIABLE one is a row written in
  * the same transaction, another is kept in memory once the transaction commits ({@link #committedInMemory})
  * and the ready index shows the message. The time manager plans those of a delay's end ({@link #available}).
- * The loop ({@link #start}) delivers what is due on the engine's background executor, never on the
- * enqueuing thread: a failed delivery is tried again after 1 s, doubling up to {@value #MAX_BACKOFF_MS} ms
+ * The loop ({@link #start}) finds what is due and hands it, one job per registration, to up to
+ * {@value #WORKERS} workers on the engine's background executor (never the enqueuing thread): different
+ * targets are delivered at once, one target's notifications in order, so a slow or hanging target holds
+ * back only its own. A failed delivery is tried again after 1 s, doubling up to {@value #MAX_BACKOFF_MS} ms
  * (a RELIABLE one until it is delivered or its registration ends; another at most
  * {@value #MEMORY_ATTEMPTS} times), and counted with its error in the registration; the registration's
- * other notifications wait for that next try too. A registration whose timeout passes is removed and its
- * target told once more, with NTFN_FLAGS = 1.
+ * other notifications wait for that next try too. A java: listener call that outlives the listener
+ * timeout is such a failure. A registration whose timeout passes is removed and its target told once
+ * more, with NTFN_FLAGS = 1.
  */
 public final class Notifier implements io.aqueduct.engine.time.Availability {
     private static final Logger LOG = Logger.getLogger(Notifier.class.getName());
     static final long FIRST_BACKOFF_MS = 1_000;
+    /** At most this many notifications are delivered at once, each of another registration. */
+    static final int WORKERS = 4;
+    /** How long a java: listener may take with one notification by default. */
+    public static final java.time.Duration LISTENER_TIMEOUT = java.time.Duration.ofSeconds(30);
     static final long MAX_BACKOFF_MS = 300_000;
     /** Tries of a notification kept in memory (not RELIABLE) before it is dropped. */
     static final int MEMORY_ATTEMPTS = 5;
@@ -85,11 +92,29 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
     /**
      * Registrations whose target failed, with when it is tried again (epoch ms): until then their other
      * notifications wait too, so that one failing or slow target costs one try per back-off, not one per
-     * notification. Only the loop's thread uses it.
+     * notification.
      */
-    private final Map<Long, Long> backingOff = new java.util.HashMap<>();
+    private final Map<Long, Long> backingOff = new ConcurrentHashMap<>();
+    /** Registrations with a job at a worker (queued or in progress): at most one job per registration. */
+    private final java.util.Set<Long> busy = ConcurrentHashMap.newKeySet();
+    /** Jobs of registrations that have one in progress (their timeout notification), run after it. Under {@link #lock}. */
+    private final Map<Long, java.util.ArrayDeque<Job>> waitingJobs = new java.util.HashMap<>();
+    /** In-memory notifications that fell due while their registration's job was in progress. Under {@link #lock}. */
+    private final Map<Long, List<Pending>> parked = new java.util.HashMap<>();
+    private int parkedCount;
+    /** The jobs no worker has taken yet. */
+    private final java.util.concurrent.LinkedBlockingQueue<Job> jobs = new java.util.concurrent.LinkedBlockingQueue<>();
+    /** The workers that take jobs (not those given up on in a listener call). Changed under {@link #lock}. */
+    private final java.util.Set<Worker> workers = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger idle = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger workerNames = new java.util.concurrent.atomic.AtomicInteger();
+    /** How long a java: listener may take with one notification before its attempt counts as failed. */
+    private final long listenerTimeoutNanos;
+    private volatile Background background;
+    private final CountDownLatch closing = new CountDownLatch(1);
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wakeUp = lock.newCondition();
+    private final Condition workersGone = lock.newCondition();
     private boolean signalled;
     private volatile boolean running;
     private volatile boolean started;
@@ -98,7 +123,12 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
     private final ReentrantLock processing = new ReentrantLock();
 
     public Notifier(OwnTransactions own, Catalog catalog, Registrations registrations, AqClock clock,
-            DeserializationFilter filter, Transports transports) {
+            DeserializationFilter filter, Transports transports, java.time.Duration listenerTimeout) {
+        if (listenerTimeout == null || listenerTimeout.isNegative() || listenerTimeout.isZero()) {
+            throw new AqException(AqError.INVALID_VALUE, "The notification listener timeout must be positive, not "
+                    + listenerTimeout + ".");
+        }
+        this.listenerTimeoutNanos = listenerTimeout.toNanos();
         this.own = own;
         this.catalog = catalog;
         this.registrations = registrations;
@@ -186,7 +216,7 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
         lock.lock();
         try {
             for (Pending p : inMemory) {
-                if (memory.size() < MAX_IN_MEMORY) {
+                if (memory.size() + parkedCount < MAX_IN_MEMORY) {
                     memory.add(p);
                 } else {
                     over++;
@@ -237,8 +267,9 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
 
     // ------------------------------------------------------------------ the loop
 
-    /** Runs the delivery loop where the engine runs its loops. */
+    /** Runs the delivery loop where the engine runs its loops; its workers start there too, when there is work. */
     public void start(Background background) {
+        this.background = background;
         running = true;
         started = true;
         background.start("aqueduct-notifications", () -> {
@@ -277,6 +308,9 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
             lock.lock();
             try {
                 long wait = next - clock.millis();
+                if (!busy.isEmpty()) {
+                    wait = Math.min(wait, watchMs()); // a listener call may outlive its timeout: look at it in time
+                }
                 if (!signalled && running && wait > 0) {
                     wakeUp.await(Math.min(wait, SHARED_RECHECK_MS * 10), TimeUnit.MILLISECONDS);
                 }
@@ -290,13 +324,20 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
         }
     }
 
+    /** How often the loop looks at listener calls in progress: often enough to end one soon after its timeout. */
+    private long watchMs() {
+        return Math.max(10, Math.min(TimeUnit.NANOSECONDS.toMillis(listenerTimeoutNanos) / 2, SHARED_RECHECK_MS));
+    }
+
     /**
-     * One round: ends the registrations whose timeout passed, delivers the due notifications; returns
-     * when the next is due (epoch ms).
+     * One round: ends the registrations whose timeout passed and the listener calls that outlived theirs,
+     * hands the due notifications to the workers (one job per registration); returns when the next is due
+     * (epoch ms).
      */
     public long runDue() {
         processing.lock();
         try {
+            watchListenerCalls();
             long now = clock.millis();
             long next = Long.MAX_VALUE;
             if (shared) {
@@ -311,7 +352,7 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 if (r.expiresMs() != null) {
                     if (r.expiresMs() <= now) {
                         if (registrations.removeTimedOut(r.id())) {
-                            deliverTimeout(r);
+                            dispatch(new Job(r, null, null, true));
                         }
                     } else {
                         next = Math.min(next, r.expiresMs());
@@ -329,30 +370,285 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
     }
 
     private long deliverFromMemory(long now) {
-        List<Pending> due = new ArrayList<>();
+        Map<Long, List<Pending>> due = new java.util.LinkedHashMap<>();
         lock.lock();
         try {
             while (!memory.isEmpty() && memory.peek().dueMs() <= now) {
-                due.add(memory.poll());
-            }
-        } finally {
-            lock.unlock();
-        }
-        List<Pending> later = new ArrayList<>();
-        int tried = 0;
-        try {
-            for (; tried < due.size(); tried++) {
-                Pending p = due.get(tried);
+                Pending p = memory.poll();
                 Registered r = registrations.byId(p.registrationId());
                 if (r == null) {
                     continue; // unregistered since
                 }
+                if (busy.contains(r.id())) {
+                    parked.computeIfAbsent(r.id(), id -> new ArrayList<>()).add(p); // after its job, in order
+                    parkedCount++;
+                    continue;
+                }
                 Long until = backingOff.get(r.id());
                 if (until != null && until > now) {
+                    // its target failed a moment ago: this one waits for the next try (later than now: not taken again here)
+                    memory.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), until, p.attempts()));
+                    continue;
+                }
+                due.computeIfAbsent(r.id(), id -> new ArrayList<>()).add(p);
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (List<Pending> ofOne : due.values()) {
+            Registered r = registrations.byId(ofOne.get(0).registrationId());
+            if (r == null) {
+                continue;
+            }
+            dispatch(new Job(r, ofOne, null, false));
+        }
+        lock.lock();
+        try {
+            return memory.isEmpty() ? Long.MAX_VALUE : memory.peek().dueMs();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long deliverFromStore(long now) {
+        // the RELIABLE registrations this node can deliver now: a java: one only where its listener is bound,
+        // none whose job is in progress or whose target is backing off
+        List<Long> here = new ArrayList<>();
+        List<Long> bound = new ArrayList<>();
+        long waitingFor = Long.MAX_VALUE;
+        for (Registered r : registrations.all()) {
+            if (r.reliable() && (r.javaName() == null || listeners.containsKey(r.javaName()))) {
+                bound.add(r.id());
+                Long until = backingOff.get(r.id());
+                if (until != null && until > now) {
+                    waitingFor = Math.min(waitingFor, until);
+                } else if (!busy.contains(r.id())) {
+                    here.add(r.id());
+                }
+            }
+        }
+        if (here.isEmpty()) {
+            long next = Math.min(waitingFor, shared ? now + SHARED_RECHECK_MS : Long.MAX_VALUE);
+            return next; // a job that ends wakes the loop
+        }
+        List<NotificationEntity> due = own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.DUE, NotificationEntity.class)
+                .setParameter("now", now).setParameter("regs", here).setMaxResults(BATCH).getResultList()));
+        Map<Long, List<NotificationEntity>> byRegistration = new java.util.LinkedHashMap<>();
+        for (NotificationEntity n : due) {
+            byRegistration.computeIfAbsent(n.registrationId, id -> new ArrayList<>()).add(n);
+        }
+        for (Map.Entry<Long, List<NotificationEntity>> e : byRegistration.entrySet()) {
+            Registered r = registrations.byId(e.getKey());
+            if (r == null) {
+                continue; // a registration another node made that this one has not read yet, or one ending now
+            }
+            dispatch(new Job(r, null, e.getValue(), false));
+        }
+        if (due.size() == BATCH) {
+            return now; // more may be due, of registrations without a job yet
+        }
+        Object min = own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.NEXT_DUE).setParameter("regs", bound)
+                .getSingleResult()));
+        long next = min == null ? Long.MAX_VALUE : ((Number) min).longValue();
+        if (next <= clock.millis()) {
+            // what is due now is being delivered, held by another node, or waits for its registration's next try
+            next = Math.min(clock.millis() + SHARED_RECHECK_MS, waitingFor);
+        }
+        if (shared) {
+            next = Math.min(next, now + SHARED_RECHECK_MS); // another node may have written some
+        }
+        return next;
+    }
+
+    // ------------------------------------------------------------------ the workers
+
+    /**
+     * Due notifications of one registration, delivered in order by one worker and stopped at the first
+     * failure (the rest wait for the target's next try); or the last notification of a registration that
+     * timed out.
+     */
+    private record Job(Registered r, List<Pending> memory, List<NotificationEntity> rows, boolean timedOut) {
+    }
+
+    /** A worker, and the listener call it is in (so that the loop can give up on one that outlives its timeout). */
+    private static final class Worker {
+        static final int IDLE = 0;
+        static final int IN_CALL = 1;
+        static final int ABANDONED = 2;
+        final java.util.concurrent.atomic.AtomicInteger call = new java.util.concurrent.atomic.AtomicInteger(IDLE);
+        volatile Thread thread;
+        volatile long callStartedNanos;
+        volatile Job job;
+        volatile int position;
+        volatile String listenerName;
+        final Outage outage = new Outage(LOG, "An Aqueduct notification worker");
+
+        boolean abandoned() {
+            return call.get() == ABANDONED;
+        }
+    }
+
+    /** The result of a delivery whose listener call was given up on: the loop counted it failed already. */
+    private static final String GIVEN_UP = new String("given up");
+
+    /**
+     * Hands a job to the workers; a registration has at most one job at a time, so one target's
+     * notifications go in order and a slow target holds only its own.
+     */
+    private void dispatch(Job job) {
+        Background where = background;
+        lock.lock();
+        try {
+            if (!busy.add(job.r().id())) {
+                waitingJobs.computeIfAbsent(job.r().id(), id -> new java.util.ArrayDeque<>()).add(job);
+                return;
+            }
+            if (where != null) {
+                jobs.add(job);
+                startWorkerIfNeeded(where);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        Worker inline = new Worker(); // no loop started: the caller's thread delivers
+        inline.thread = Thread.currentThread();
+        perform(job, inline);
+    }
+
+    /** One more worker when none is free, up to {@value #WORKERS}. Under {@link #lock}. */
+    private void startWorkerIfNeeded(Background where) {
+        if (idle.get() >= jobs.size() || workers.size() >= WORKERS || !running) {
+            return;
+        }
+        Worker w = new Worker();
+        workers.add(w);
+        idle.incrementAndGet(); // counted free until it takes its first job
+        where.start("aqueduct-notifications-" + workerNames.incrementAndGet(), () -> work(w));
+    }
+
+    private void work(Worker w) {
+        w.thread = Thread.currentThread();
+        boolean counted = true; // idle
+        try {
+            while (running && !w.abandoned()) {
+                if (!counted) {
+                    idle.incrementAndGet();
+                    counted = true;
+                }
+                Job job;
+                try {
+                    job = jobs.poll(1, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    if (!running) {
+                        return;
+                    }
+                    continue; // an interrupt meant for a listener call that just ended
+                }
+                if (job == null) {
+                    continue;
+                }
+                idle.decrementAndGet();
+                counted = false;
+                perform(job, w);
+                Thread.interrupted(); // an interrupt meant for the call it gave up on is not for the next job
+            }
+        } finally {
+            if (counted) {
+                idle.decrementAndGet();
+            }
+            lock.lock();
+            try {
+                workers.remove(w);
+                workersGone.signalAll();
+                if (running && !jobs.isEmpty() && background != null) {
+                    startWorkerIfNeeded(background); // a worker given up on leaves its jobs to the others
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void perform(Job job, Worker w) {
+        Registered r = job.r();
+        w.job = job;
+        try {
+            if (job.timedOut()) {
+                deliverTimeout(r, w);
+            } else if (job.memory() != null) {
+                deliverMemory(job, w);
+            } else {
+                deliverRows(job, w);
+            }
+            w.outage.succeeded();
+        } catch (RuntimeException e) {
+            // the store failed (a claim, a retry count): the rest waits, the registration holds its job a moment
+            long pause = w.outage.failed(e);
+            try {
+                closing.await(pause, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        } finally {
+            w.job = null;
+            if (!w.abandoned()) {
+                finished(r.id());
+            }
+        }
+    }
+
+    /** Registration {@code id}'s job ended: its next job goes, or what waited for it goes back to the loop. */
+    private void finished(long id) {
+        lock.lock();
+        try {
+            java.util.ArrayDeque<Job> next = waitingJobs.get(id);
+            Job job = next == null ? null : next.poll();
+            if (next != null && next.isEmpty()) {
+                waitingJobs.remove(id);
+            }
+            List<Pending> waited = parked.remove(id);
+            if (waited != null) {
+                parkedCount -= waited.size();
+                memory.addAll(waited);
+            }
+            if (job != null && background != null) {
+                jobs.add(job);
+                startWorkerIfNeeded(background);
+            } else {
+                busy.remove(id);
+            }
+            signalled = true;
+            wakeUp.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void deliverMemory(Job job, Worker w) {
+        Registered r = job.r();
+        List<Pending> items = job.memory();
+        List<Pending> later = new ArrayList<>();
+        int tried = 0;
+        try {
+            for (; tried < items.size(); tried++) {
+                Pending p = items.get(tried);
+                if (registrations.byId(r.id()) == null || !running) {
+                    later.clear();
+                    tried = items.size();
+                    return; // unregistered since (or the engine closes: what is in memory ends with it)
+                }
+                Long until = backingOff.get(r.id());
+                if (until != null && until > clock.millis()) {
                     later.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), until, p.attempts()));
                     continue; // its target failed a moment ago: this one waits for the next try
                 }
-                String error = deliver(r, p.msgid(), p.consumer());
+                w.position = tried;
+                String error = deliver(r, p.msgid(), p.consumer(), w);
+                if (error == GIVEN_UP) {
+                    tried = items.size(); // the loop put this one and the rest back
+                    return;
+                }
                 if (error == null) {
                     backingOff.remove(r.id());
                     countDelivered(r);
@@ -365,8 +661,8 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 }
             }
         } finally {
-            // what was polled but not tried (a failure ended the round) is not lost
-            later.addAll(due.subList(Math.min(tried + 1, due.size()), due.size()));
+            // what was taken but not tried (the store failed while counting) is not lost
+            later.addAll(items.subList(Math.min(tried + 1, items.size()), items.size()));
             lock.lock();
             try {
                 memory.addAll(later);
@@ -374,41 +670,23 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 lock.unlock();
             }
         }
-        lock.lock();
-        try {
-            return memory.isEmpty() ? Long.MAX_VALUE : memory.peek().dueMs();
-        } finally {
-            lock.unlock();
-        }
     }
 
-    private long deliverFromStore(long now) {
-        // the RELIABLE registrations this node can deliver: a java: one only where its listener is bound
-        List<Long> here = new ArrayList<>();
-        for (Registered r : registrations.all()) {
-            if (r.reliable() && (r.javaName() == null || listeners.containsKey(r.javaName()))) {
-                here.add(r.id());
-            }
-        }
-        if (here.isEmpty()) {
-            return shared ? now + SHARED_RECHECK_MS : Long.MAX_VALUE;
-        }
-        List<NotificationEntity> due = own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.DUE, NotificationEntity.class)
-                .setParameter("now", now).setParameter("regs", here).setMaxResults(BATCH).getResultList()));
-        long waitingFor = Long.MAX_VALUE;
-        for (NotificationEntity n : due) {
-            Registered r = registrations.byId(n.registrationId);
-            if (r == null) {
-                continue; // a registration another node made that this one has not read yet, or one ending now
+    private void deliverRows(Job job, Worker w) {
+        Registered r = job.r();
+        List<NotificationEntity> rows = job.rows();
+        for (int i = 0; i < rows.size() && running; i++) {
+            NotificationEntity n = rows.get(i);
+            if (registrations.byId(r.id()) == null) {
+                return; // unregistered since: its rows went with it
             }
             Long until = backingOff.get(r.id());
-            if (until != null && until > now) {
-                waitingFor = Math.min(waitingFor, until);
-                continue; // its target failed a moment ago: tried again at its next try, not once per notification
+            if (until != null && until > clock.millis()) {
+                return; // its target failed a moment ago: the rest is tried at its next try, not once per notification
             }
             String javaName = r.javaName();
             if (javaName != null && !listeners.containsKey(javaName)) {
-                continue; // a node that has the name bound delivers it
+                return; // unbound since: a node that has the name bound delivers it
             }
             long claimedAt = clock.millis();
             int claimed = own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.CLAIM)
@@ -417,7 +695,11 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
             if (claimed == 0) {
                 continue; // another node delivers it
             }
-            String error = deliver(r, n.msgid, n.consumer);
+            w.position = i;
+            String error = deliver(r, n.msgid, n.consumer, w);
+            if (error == GIVEN_UP) {
+                return; // the loop counted the attempt and gave the row back
+            }
             if (error == null) {
                 backingOff.remove(r.id());
                 // done before it is counted: a count that fails must not leave the row to be delivered again
@@ -426,24 +708,115 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
             } else {
                 long again = clock.millis() + backoff(n.attempts + 1);
                 backingOff.put(r.id(), again);
-                own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.RETRY).setParameter("due", again)
-                        .setParameter("id", n.id).executeUpdate()));
+                retryRow(n, again);
             }
         }
-        if (due.size() == BATCH && waitingFor == Long.MAX_VALUE) {
-            return now; // more are due
+    }
+
+    private void retryRow(NotificationEntity n, long again) {
+        own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.RETRY).setParameter("due", again)
+                .setParameter("id", n.id).executeUpdate()));
+    }
+
+    /**
+     * Gives up on the listener calls that outlived {@link #listenerTimeoutNanos}: the attempt counts as
+     * failed (the registration's last error says so) and is tried again after its back-off, the worker's
+     * thread is interrupted and left to the listener, and another worker takes its place. The
+     * registration keeps its job until that call returns: a listener that never returns holds one
+     * thread, not one per try.
+     */
+    private void watchListenerCalls() {
+        for (Worker w : workers) {
+            if (w.call.get() != Worker.IN_CALL || System.nanoTime() - w.callStartedNanos < listenerTimeoutNanos) {
+                continue;
+            }
+            Job job = w.job;
+            int position = w.position;
+            if (job == null || !w.call.compareAndSet(Worker.IN_CALL, Worker.ABANDONED)) {
+                continue; // it returned meanwhile
+            }
+            Registered r = job.r();
+            lock.lock();
+            try {
+                workers.remove(w);
+                workersGone.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            Thread t = w.thread;
+            if (t != null) {
+                t.interrupt();
+            }
+            failed(r, new java.util.concurrent.TimeoutException("The notification listener java:" + w.listenerName
+                    + " did not return within " + TimeUnit.NANOSECONDS.toMillis(listenerTimeoutNanos) + " ms; Aqueduct gave up"
+                    + " on the call and tries again after the back-off, once the listener has returned. A listener must"
+                    + " return promptly: hand longer work to an executor of your own."));
+            if (job.timedOut()) {
+                continue;
+            }
+            if (job.memory() != null) {
+                Pending p = job.memory().get(position);
+                long again = clock.millis() + backoff(p.attempts() + 1);
+                backingOff.put(r.id(), again);
+                List<Pending> back = new ArrayList<>();
+                if (p.attempts() + 1 < MEMORY_ATTEMPTS) {
+                    back.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), again, p.attempts() + 1));
+                }
+                for (Pending rest : job.memory().subList(position + 1, job.memory().size())) {
+                    back.add(new Pending(rest.registrationId(), rest.msgid(), rest.consumer(), again, rest.attempts()));
+                }
+                lock.lock();
+                try {
+                    parked.computeIfAbsent(r.id(), id -> new ArrayList<>()).addAll(back); // back when the call returns
+                    parkedCount += back.size();
+                } finally {
+                    lock.unlock();
+                }
+            } else {
+                NotificationEntity n = job.rows().get(position);
+                long again = clock.millis() + backoff(n.attempts + 1);
+                backingOff.put(r.id(), again);
+                retryRow(n, again);
+            }
+            lock.lock();
+            try {
+                if (!jobs.isEmpty() && background != null) {
+                    startWorkerIfNeeded(background);
+                }
+            } finally {
+                lock.unlock();
+            }
         }
-        Object min = own.run(c -> c.work(em -> em.createNamedQuery(NotificationEntity.NEXT_DUE).setParameter("regs", here)
-                .getSingleResult()));
-        long next = min == null ? Long.MAX_VALUE : ((Number) min).longValue();
-        if (next <= clock.millis()) {
-            // what is due now is held by another node, or waits for its registration's next try
-            next = Math.min(clock.millis() + SHARED_RECHECK_MS, waitingFor);
+    }
+
+    /** Calls a listener, as a call the loop can give up on; {@link #GIVEN_UP} if it did. */
+    private String callListener(Registered r, AqNotificationListener l, AqNotification n, Worker w) {
+        String javaName = r.javaName();
+        w.listenerName = javaName;
+        w.callStartedNanos = System.nanoTime();
+        w.call.set(Worker.IN_CALL);
+        Throwable thrown = null;
+        try {
+            l.onNotification(n);
+        } catch (Exception | LinkageError e) {
+            thrown = e;
+        } catch (Error e) {
+            returned(r, w);
+            throw e;
         }
-        if (shared) {
-            next = Math.min(next, now + SHARED_RECHECK_MS); // another node may have written some
+        if (!returned(r, w)) {
+            return GIVEN_UP;
         }
-        return next;
+        return thrown == null ? null : failed(r, thrown);
+    }
+
+    /** A listener call returned; false when the loop had given up on it (the registration's job ends now). */
+    private boolean returned(Registered r, Worker w) {
+        if (w.call.compareAndSet(Worker.IN_CALL, Worker.IDLE)) {
+            return true;
+        }
+        finished(r.id());
+        return false;
     }
 
     static long backoff(int attempts) {
@@ -458,7 +831,7 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
      * Delivers one notification of registration {@code r}; null when it was delivered (or its message is
      * gone: nobody could dequeue it), else the error, counted in the registration.
      */
-    private String deliver(Registered r, String msgid, String consumer) {
+    private String deliver(Registered r, String msgid, String consumer, Worker w) {
         AqNotification n;
         try {
             n = describe(r, msgid, consumer);
@@ -468,10 +841,10 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
         if (n == null) {
             return null;
         }
-        return send(r, n);
+        return send(r, n, w);
     }
 
-    private String send(Registered r, AqNotification n) {
+    private String send(Registered r, AqNotification n, Worker w) {
         try {
             String javaName = r.javaName();
             if (javaName != null) {
@@ -480,7 +853,7 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                     throw new IllegalStateException("No notification listener is bound as java:" + javaName
                             + " in this JVM (bind it with bindNotificationListener).");
                 }
-                l.onNotification(n);
+                return callListener(r, l, n, w);
             } else {
                 transports.send(r.url(), n, r.qos().contains(NotificationQos.JSON));
             }
@@ -518,14 +891,14 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
     }
 
     /** The last notification of a registration removed at its timeout (NTFN_FLAGS = 1); not tried again. */
-    private void deliverTimeout(Registered r) {
+    private void deliverTimeout(Registered r, Worker w) {
         AqNotification n = new AqNotification(r.queueName(), r.consumer(), null, null, r.context(), null, AqNotification.TIMED_OUT);
         String javaName = r.javaName();
         try {
             if (javaName != null) {
                 AqNotificationListener l = listeners.get(javaName);
                 if (l != null) {
-                    l.onNotification(n);
+                    callListener(r, l, n, w);
                 }
             } else {
                 transports.send(r.url(), n, r.qos().contains(NotificationQos.JSON));
@@ -562,10 +935,21 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
 
     public void close() {
         running = false;
+        closing.countDown();
         wake();
         if (started) {
             try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 stopped.await(10, TimeUnit.SECONDS);
+                lock.lock();
+                try {
+                    // the workers end after their current delivery (at most the HTTP / mail / listener timeouts)
+                    while (!workers.isEmpty() && deadline - System.nanoTime() > 0) {
+                        workersGone.awaitNanos(deadline - System.nanoTime());
+                    }
+                } finally {
+                    lock.unlock();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
