@@ -81,6 +81,39 @@ public interface QueueAdmin {
 
     List<SubscriberInfo> subscribers(String queue);
 
+    // ------------------------------------------------------------------ Jakarta Messaging's own administration
+
+    /** The names of the subscribers that Jakarta Messaging subscriptions are: {@code JMS_} and more. */
+    String JMS_SUBSCRIBER_PREFIX = "JMS_";
+
+    /**
+     * A Jakarta Messaging topic subscription (durable, shared or not): adds local subscriber {@code name}
+     * (beginning with {@value #JMS_SUBSCRIBER_PREFIX}, else 24097) to multi-consumer {@code queue} with
+     * {@code selector} (a message selector, null: every message), as
+     * {@link #addSubscriber(String, Agent, String, String, RuleSyntax)} does. A user that may receive from
+     * the topic (DEQUEUE on the queue, DEQUEUE_ANY, its schema's ownership) may subscribe: MANAGE_ANY is not
+     * needed; without DEQUEUE 1031.
+     */
+    void addJmsSubscriber(String queue, String name, String selector);
+
+    /** Ends a Jakarta Messaging subscription ({@link #addJmsSubscriber}): who may add it may remove it. */
+    void removeJmsSubscriber(String queue, String name);
+
+    /**
+     * A Jakarta Messaging temporary queue ({@code multipleConsumers} false) or topic: queue {@code queue}
+     * (unqualified: in the default schema) in a queue table of its own ({@code T<queue>}, RAW, priority
+     * order), started. Any user may create one: the creating user receives ALL on it, and everyone
+     * (PUBLIC) ENQUEUE, as every holder of a temporary destination may send to it.
+     */
+    void createTemporaryQueue(String queue, boolean multipleConsumers);
+
+    /**
+     * Drops a temporary queue or topic with its queue table and messages: only one that
+     * {@link #createTemporaryQueue} made (24097 otherwise), by a user that may dequeue from it (its
+     * creator) or administer its schema (1031 otherwise).
+     */
+    void dropTemporaryQueue(String queue);
+
     // ------------------------------------------------------------------ transformations (DBMS_TRANSFORM)
 
     /**
@@ -260,8 +293,9 @@ public interface QueueAdmin {
     List<QueueInfo> queues();
 
     /**
-     * The notification registrations of the store (every user's), with their delivery counts, pending
-     * RELIABLE notifications and last error.
+     * The notification registrations of the store, with their delivery counts, pending RELIABLE
+     * notifications and last error: every user's (AQ's DBA_SUBSCR_REGISTRATIONS) for an administrator or
+     * a holder of MANAGE_ANY, else those the session's user made (USER_SUBSCR_REGISTRATIONS).
      */
     List<RegistrationInfo> registrations();
 }

@@ -149,6 +149,29 @@ class PrivilegesTest extends EngineFixture {
         assertThat(admin.registrations()).isEmpty();
     }
 
+    @Test
+    void a_user_without_manage_any_lists_only_its_own_registrations_and_an_administrator_every_users() {
+        admin.grantQueuePrivilege(QueuePrivilege.DEQUEUE, Q, "ALICE", false);
+        admin.grantQueuePrivilege(QueuePrivilege.DEQUEUE, Q, "BOB", false);
+        QueueSession alice = session("alice");
+        QueueSession bob = session("bob");
+        alice.register(List.of(io.aqueduct.api.Registration.forQueue(Q).notifyUrl("java:alice")));
+        bob.register(List.of(io.aqueduct.api.Registration.forQueue(Q).notifyUrl("java:bob")));
+
+        assertThat(alice.admin().registrations()).extracting(io.aqueduct.api.RegistrationInfo::notifyUrl)
+                .containsExactly("java:alice");
+        assertThat(session("ALICE").admin().registrations()).as("names compare upper-cased")
+                .extracting(io.aqueduct.api.RegistrationInfo::user).containsExactly("alice");
+        assertThat(bob.admin().registrations()).extracting(io.aqueduct.api.RegistrationInfo::notifyUrl).containsExactly("java:bob");
+        assertThat(session("carol").admin().registrations()).isEmpty();
+        assertThat(session("boss").admin().registrations()).extracting(io.aqueduct.api.RegistrationInfo::notifyUrl)
+                .containsExactlyInAnyOrder("java:alice", "java:bob");
+        assertThat(admin.registrations()).hasSize(2);
+
+        admin.grantSystemPrivilege(SystemPrivilege.MANAGE_ANY, "CAROL", false);
+        assertThat(session("carol").admin().registrations()).hasSize(2);
+    }
+
     // ------------------------------------------------------------------ PUBLIC, ALL, system privileges
 
     @Test

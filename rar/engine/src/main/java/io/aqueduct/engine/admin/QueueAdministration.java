@@ -462,6 +462,69 @@ public final class QueueAdministration implements QueueAdmin {
         q.subscribers(subs);
     }
 
+    @Override
+    public void addJmsSubscriber(String queue, String name, String selector) {
+        addSubscriber(queue, Agent.named(jmsSubscriber(name)), selector, null, RuleSyntax.SELECTOR);
+    }
+
+    @Override
+    public void removeJmsSubscriber(String queue, String name) {
+        removeSubscriber(queue, Agent.named(jmsSubscriber(name)));
+    }
+
+    private static String jmsSubscriber(String name) {
+        if (name == null || !name.toUpperCase(java.util.Locale.ROOT).startsWith(QueueAdmin.JMS_SUBSCRIBER_PREFIX)) {
+            throw new AqException(AqError.INVALID_VALUE, "A Jakarta Messaging subscriber's name begins with "
+                    + QueueAdmin.JMS_SUBSCRIBER_PREFIX + "; got " + name + ". Add other subscribers with addSubscriber.");
+        }
+        return name;
+    }
+
+    /** What marks a queue table as a temporary destination's: its comment begins so. */
+    public static final String TEMPORARY_COMMENT = "Jakarta Messaging temporary destination";
+
+    @Override
+    public void createTemporaryQueue(String queue, boolean multipleConsumers) {
+        String name = temporaryName(queue);
+        String table = "T" + name;
+        createQueueTable(table, io.aqueduct.api.QueueTableProperties.create().payloadType(io.aqueduct.api.PayloadType.RAW)
+                .sortOrder(io.aqueduct.api.SortOrder.PRIORITY_ENQ_TIME).multipleConsumers(multipleConsumers)
+                .comment(TEMPORARY_COMMENT + " (" + (multipleConsumers ? "topic" : "queue") + ")"));
+        createQueue(name, table, io.aqueduct.api.QueueProperties.create());
+        startQueue(name, true, true);
+        // whoever is handed the destination (a JMSReplyTo) may send to it, as JMS has it
+        privileges.grantQueue(null, io.aqueduct.api.QueuePrivilege.ENQUEUE, name, "PUBLIC", false);
+    }
+
+    @Override
+    public void dropTemporaryQueue(String queue) {
+        String name = temporaryName(queue);
+        if (!isTemporary(name)) {
+            throw new AqException(AqError.INVALID_VALUE, "Queue " + name + " is no temporary destination: drop it with"
+                    + " dropQueue / dropQueueTable.");
+        }
+        dropQueueTable("T" + name, true);
+    }
+
+    /** Whether queue {@code queue} (unqualified, in the default schema) is a temporary destination's. */
+    public boolean isTemporary(String queue) {
+        QueueRuntime q = catalog.queue(QualifiedName.forLookup(queue, defaultSchema, "queue").toString());
+        if (q == null) {
+            return false;
+        }
+        String comment = q.meta().table().comment();
+        return q.meta().table().name().equals(("T" + q.meta().name()).toUpperCase(java.util.Locale.ROOT))
+                && comment != null && comment.startsWith(TEMPORARY_COMMENT);
+    }
+
+    private static String temporaryName(String queue) {
+        if (queue == null || queue.indexOf('.') >= 0) {
+            throw new AqException(AqError.INVALID_VALUE, "Name a temporary destination's queue without a schema (it is"
+                    + " in the default schema); got " + queue + ".");
+        }
+        return queue;
+    }
+
     /** Changes the rule only (now a condition): the subscriber keeps its transformation. */
     @Override
     public synchronized void alterSubscriber(String queue, Agent subscriber, String rule) {

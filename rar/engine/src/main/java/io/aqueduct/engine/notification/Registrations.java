@@ -232,7 +232,7 @@ public final class Registrations {
                         e.context == null ? null : e.context.clone(), qosOf(e.qos), e.timeoutSeconds,
                         Instant.ofEpochMilli(e.createdMs), e.expiresMs == null ? null : Instant.ofEpochMilli(e.expiresMs),
                         e.delivered, e.failed, pending, e.lastErrorMessage,
-                        e.lastErrorMs == null ? null : Instant.ofEpochMilli(e.lastErrorMs)));
+                        e.lastErrorMs == null ? null : Instant.ofEpochMilli(e.lastErrorMs), e.user));
             }
             return out;
         }));

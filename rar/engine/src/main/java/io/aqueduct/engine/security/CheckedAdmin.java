@@ -25,7 +25,8 @@ import java.util.Map;
  * is checked first (1031 when refused, nothing done) and then made by the engine's administration.
  * A change to a schema's queue tables, queues, subscribers, schedules and transformations needs the
  * schema's ownership (a user named like it) or MANAGE_ANY; agents and database links MANAGE_ANY;
- * grants as {@link Privileges} says. Reading the catalog is open to every user.
+ * grants as {@link Privileges} says. Reading the catalog is open to every user, but for the notification
+ * registrations: a user without MANAGE_ANY sees its own.
  */
 public final class CheckedAdmin implements QueueAdmin {
     private final QueueAdmin delegate;
@@ -353,8 +354,49 @@ public final class CheckedAdmin implements QueueAdmin {
         return delegate.queues();
     }
 
+    // ------------------------------------------------------------------ what Jakarta Messaging does for its users
+
+    /** A subscription is how a JMS client receives from a topic: who may receive from it may subscribe, MANAGE_ANY not needed. */
+    private void mayReceive(String queue, String what) {
+        if (!privileges.mayManageAny(this.user)) {
+            privileges.checkNamed(this.user, queue, QueuePrivilege.DEQUEUE, what);
+        }
+    }
+
+    @Override
+    public void addJmsSubscriber(String queue, String name, String selector) {
+        mayReceive(queue, "subscribe to");
+        delegate.addJmsSubscriber(queue, name, selector);
+    }
+
+    @Override
+    public void removeJmsSubscriber(String queue, String name) {
+        mayReceive(queue, "end a subscription to");
+        delegate.removeJmsSubscriber(queue, name);
+    }
+
+    /** Any user may create one; it receives ALL on it (the grant is the record of who may drop it). */
+    @Override
+    public void createTemporaryQueue(String queue, boolean multipleConsumers) {
+        UserNames.check(this.user, "grantee"); // before anything is created: a user that cannot be granted it could not use it
+        delegate.createTemporaryQueue(queue, multipleConsumers);
+        privileges.grantQueue(null, QueuePrivilege.ALL, queue, this.user, false);
+    }
+
+    @Override
+    public void dropTemporaryQueue(String queue) {
+        if (!privileges.mayManageAny(this.user)) {
+            privileges.checkNamed(this.user, queue, QueuePrivilege.DEQUEUE, "drop temporary destination");
+        }
+        delegate.dropTemporaryQueue(queue);
+    }
+
     @Override
     public List<io.aqueduct.api.RegistrationInfo> registrations() {
-        return delegate.registrations();
+        if (privileges.mayManageAny(this.user)) {
+            return delegate.registrations(); // DBA_SUBSCR_REGISTRATIONS
+        }
+        String me = UserNames.normalize(this.user); // USER_SUBSCR_REGISTRATIONS: what this user registered
+        return delegate.registrations().stream().filter(r -> r.user() != null && UserNames.normalize(r.user()).equals(me)).toList();
     }
 }

@@ -198,6 +198,35 @@ public final class Privileges {
                 + ": grant it MANAGE_ANY, or work as the schema's owner.");
     }
 
+    /**
+     * Refuses (1031) {@code what} on queue {@code queue} (a name, read again from the store when it is not
+     * known yet) when {@code user} lacks {@code needed} on it; an unknown queue passes: the operation says so.
+     */
+    public void checkNamed(String user, String queue, QueuePrivilege needed, String what) {
+        if (isAdministrator(user)) {
+            return;
+        }
+        QualifiedName qn = QualifiedName.forLookup(queue, defaultSchema, "queue");
+        QueueRuntime q = catalog.queue(qn.toString());
+        if (q == null && catalog.refresh()) {
+            q = catalog.queue(qn.toString()); // another node may have created it
+        }
+        if (q == null) {
+            return;
+        }
+        try {
+            check(user, q.meta(), needed);
+        } catch (AqException e) {
+            throw new AqException(AqError.INSUFFICIENT_PRIVILEGES, user + " may not " + what + " " + q.meta().qualifiedName()
+                    + ": grant it " + needed + " on the queue or " + needed + "_ANY.");
+        }
+    }
+
+    /** Whether {@code user} is an administrator or holds MANAGE_ANY (so sees and changes what every user made). */
+    public boolean mayManageAny(String user) {
+        return isAdministrator(user) || current().system(UserNames.normalize(user), SystemPrivilege.MANAGE_ANY);
+    }
+
     /** Refuses (1031) an administrative operation on no schema (agents, database links) unless {@code user} holds MANAGE_ANY. */
     public void checkManageAny(String user, String what) {
         if (isAdministrator(user) || current().system(UserNames.normalize(user), SystemPrivilege.MANAGE_ANY)) {

@@ -4,10 +4,7 @@ import io.aqueduct.api.AqException;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueAdmin;
 import io.aqueduct.api.QueueInfo;
-import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueTableInfo;
-import io.aqueduct.api.QueueTableProperties;
-import io.aqueduct.api.SortOrder;
 import io.aqueduct.jms.destination.AqueductDestination;
 import io.aqueduct.jms.destination.AqueductQueue;
 import io.aqueduct.jms.destination.AqueductTemporaryQueue;
@@ -523,14 +520,9 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
     private void createTemporary(String name, boolean topic) throws JMSException {
         checkOpen();
         markUsed();
-        String table = "T" + name;
         try {
-            QueueAdmin admin = adminSession();
-            admin.createQueueTable(table, QueueTableProperties.create().payloadType(PayloadType.RAW)
-                    .sortOrder(SortOrder.PRIORITY_ENQ_TIME).multipleConsumers(topic)
-                    .comment("JMS temporary " + (topic ? "topic" : "queue") + " of connection " + connectionId));
-            admin.createQueue(name, table, QueueProperties.create());
-            admin.startQueue(name, true, true);
+            // the engine's operation for it: any user may create one (no MANAGE_ANY), and receives ALL on it
+            adminSession().createTemporaryQueue(name, topic);
         } catch (AqException e) {
             throw JmsErrors.of(e);
         }
@@ -561,7 +553,7 @@ public class AqueductConnection implements Connection, QueueConnection, TopicCon
         temporaries.remove(d);
         forget(d);
         try {
-            adminSession().dropQueueTable("T" + d.queueName(), true);
+            adminSession().dropTemporaryQueue(d.queueName());
         } catch (AqException e) {
             throw JmsErrors.of(e);
         }

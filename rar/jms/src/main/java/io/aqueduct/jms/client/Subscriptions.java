@@ -1,12 +1,10 @@
 package io.aqueduct.jms.client;
 
-import io.aqueduct.api.Agent;
 import io.aqueduct.api.AqConnectionFactory;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.QueueAdmin;
 import io.aqueduct.api.QueueInfo;
 import io.aqueduct.api.QueueType;
-import io.aqueduct.api.RuleSyntax;
 import io.aqueduct.api.SubscriberInfo;
 import io.aqueduct.jms.destination.AqueductTopic;
 import jakarta.jms.InvalidDestinationException;
@@ -220,7 +218,8 @@ final class Subscriptions {
     private static void add(QueueAdmin admin, AqueductTopic topic, String name, String rule, String selector)
             throws JMSException {
         try {
-            admin.addSubscriber(topic.queueName(), Agent.named(name), rule, null, RuleSyntax.SELECTOR);
+            // the narrow operation: a user that may receive from the topic may subscribe (no MANAGE_ANY)
+            admin.addJmsSubscriber(topic.queueName(), name, rule);
         } catch (AqException e) {
             throw JmsErrors.ofSelector(e, selector);
         }
@@ -228,7 +227,7 @@ final class Subscriptions {
 
     private static void remove(QueueAdmin admin, String queue, String name) throws JMSException {
         try {
-            admin.removeSubscriber(queue, Agent.named(name));
+            admin.removeJmsSubscriber(queue, name);
         } catch (AqException e) {
             throw JmsErrors.of(e);
         }

@@ -71,21 +71,84 @@ class PrivilegesJmsTest {
     }
 
     @Test
-    void a_durable_subscription_adds_a_subscriber_so_it_needs_manage_any_besides_dequeue() throws Exception {
+    void a_durable_subscription_needs_dequeue_on_the_topic_and_not_manage_any() throws Exception {
         jakarta.jms.Topic news = store.topic("NEWS");
-        store.admin().grantQueuePrivilege(QueuePrivilege.ALL, news.getTopicName(), "CAROL", false);
         try (Connection carol = store.factory().createConnection("carol", "secret")) {
             carol.setClientID("carols-client");
             Session session = carol.createSession();
             assertThatThrownBy(() -> session.createDurableConsumer(news, "headlines"))
-                    .isInstanceOf(JMSSecurityException.class);
+                    .isInstanceOfSatisfying(JMSSecurityException.class, e -> assertThat(e.getMessage())
+                            .contains("carol may not subscribe to").contains("DEQUEUE"));
             assertThat(store.admin().subscribers(news.getTopicName())).isEmpty();
 
-            store.admin().grantSystemPrivilege(io.aqueduct.api.SystemPrivilege.MANAGE_ANY, "CAROL", false);
+            store.admin().grantQueuePrivilege(QueuePrivilege.DEQUEUE, news.getTopicName(), "CAROL", false);
             MessageConsumer headlines = session.createDurableConsumer(news, "headlines");
+            assertThat(store.admin().subscribers(news.getTopicName())).hasSize(1);
             carol.start();
-            session.createProducer(news).send(session.createTextMessage("extra"));
+            publishAsTheEngine(news, "extra");
             assertThat(((TextMessage) headlines.receive(5_000)).getText()).isEqualTo("extra");
+
+            headlines.close();
+            session.unsubscribe("headlines");
+            assertThat(store.admin().subscribers(news.getTopicName())).isEmpty();
+        }
+    }
+
+    @Test
+    void a_topic_consumer_needs_dequeue_only_and_dequeue_does_not_open_the_rest_of_administration() throws Exception {
+        jakarta.jms.Topic news = store.topic("NEWS");
+        store.admin().grantQueuePrivilege(QueuePrivilege.DEQUEUE, news.getTopicName(), "CAROL", false);
+        try (Connection carol = store.factory().createConnection("carol", "secret")) {
+            Session session = carol.createSession();
+            MessageConsumer reader = session.createConsumer(news); // a subscriber for as long as it is open
+            carol.start();
+            publishAsTheEngine(news, "flash");
+            assertThat(((TextMessage) reader.receive(5_000)).getText()).isEqualTo("flash");
+        }
+        try (io.aqueduct.api.QueueSession carol = store.engine.openSession("carol")) {
+            io.aqueduct.api.QueueAdmin admin = carol.admin();
+            assertThatThrownBy(() -> admin.addSubscriber(news.getTopicName(), io.aqueduct.api.Agent.named("SPY"), null))
+                    .isInstanceOfSatisfying(io.aqueduct.api.AqException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(AqError.INSUFFICIENT_PRIVILEGES));
+            assertThatThrownBy(() -> admin.addJmsSubscriber(news.getTopicName(), "SPY", null))
+                    .as("the JMS operation adds JMS subscriptions only").isInstanceOfSatisfying(io.aqueduct.api.AqException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo(AqError.INVALID_VALUE));
+        }
+        assertThat(store.admin().subscribers(news.getTopicName())).isEmpty();
+    }
+
+    @Test
+    void any_user_may_create_a_temporary_queue_which_anyone_may_reply_to_and_only_its_creator_drops() throws Exception {
+        try (Connection dave = store.factory().createConnection("dave", "secret");
+                Connection erin = store.factory().createConnection("erin", "secret")) {
+            Session daves = dave.createSession();
+            jakarta.jms.TemporaryQueue replies = daves.createTemporaryQueue();
+            MessageConsumer consumer = daves.createConsumer(replies);
+            dave.start();
+
+            Session erins = erin.createSession();
+            erins.createProducer(replies).send(erins.createTextMessage("reply")); // PUBLIC may send to it
+            assertThat(((TextMessage) consumer.receive(5_000)).getText()).isEqualTo("reply");
+
+            try (io.aqueduct.api.QueueSession erinAq = store.engine.openSession("erin")) {
+                assertThatThrownBy(() -> erinAq.admin().dropTemporaryQueue(replies.getQueueName()))
+                        .isInstanceOfSatisfying(io.aqueduct.api.AqException.class,
+                                e -> assertThat(e.errorCode()).isEqualTo(AqError.INSUFFICIENT_PRIVILEGES));
+            }
+            assertThatThrownBy(() -> daves.createConsumer(orders)).as("no other privilege came with it")
+                    .isInstanceOf(JMSSecurityException.class);
+
+            consumer.close();
+            String name = replies.getQueueName();
+            replies.delete();
+            assertThat(store.admin().queues()).extracting(io.aqueduct.api.QueueInfo::name).noneMatch(n -> n.equalsIgnoreCase(name));
+        }
+    }
+
+    private void publishAsTheEngine(jakarta.jms.Topic topic, String text) throws Exception {
+        try (Connection engine = store.factory().createConnection()) {
+            Session session = engine.createSession();
+            session.createProducer(topic).send(session.createTextMessage(text));
         }
     }
 }
