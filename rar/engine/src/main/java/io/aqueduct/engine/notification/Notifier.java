@@ -767,8 +767,8 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 }
                 lock.lock();
                 try {
-                    parked.computeIfAbsent(r.id(), id -> new ArrayList<>()).addAll(back); // back when the call returns
-                    parkedCount += back.size();
+                    // due after the back-off; if the call has not returned by then they wait for it (parked)
+                    memory.addAll(back);
                 } finally {
                     lock.unlock();
                 }
