@@ -132,6 +132,10 @@ public class AqResourceAdapter implements ResourceAdapter {
     @ConfigProperty(description = "Require STARTTLS on the SMTP connection to mailHost.", defaultValue = "false")
     private Boolean mailStartTls = Boolean.FALSE;
 
+    @ConfigProperty(description = "Seconds a notification MDB (or java: listener) may take for one notification before"
+            + " the delivery counts as failed and is retried after the back-off (at least 1).", defaultValue = "30")
+    private Integer notificationListenerTimeoutSeconds = 30;
+
     private transient volatile AqueductEngine engine;
     private transient BootstrapContext context;
     private final transient Map<ActivationKey, DeliveryActivation> activations = new ConcurrentHashMap<>();
@@ -164,6 +168,13 @@ public class AqResourceAdapter implements ResourceAdapter {
             if (blankToNull(mailHost) != null) {
                 b.mail(mailHost.trim(), mailPort == null ? 25 : mailPort, blankToNull(mailFrom), blankToNull(mailUser),
                         mailPassword == null || mailPassword.isEmpty() ? null : mailPassword, Boolean.TRUE.equals(mailStartTls));
+            }
+            if (notificationListenerTimeoutSeconds != null) {
+                if (notificationListenerTimeoutSeconds < 1) {
+                    throw new ResourceAdapterInternalException("Aqueduct: notificationListenerTimeoutSeconds is "
+                            + notificationListenerTimeoutSeconds + "; give at least 1 second.");
+                }
+                b.notificationListenerTimeout(java.time.Duration.ofSeconds(notificationListenerTimeoutSeconds));
             }
             if (storeUrl == null || storeUrl.isBlank()) {
                 // Payara Micro and scripted set-ups may give the shared store as system properties
@@ -459,6 +470,14 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setMailHost(String mailHost) {
         this.mailHost = mailHost;
+    }
+
+    public Integer getNotificationListenerTimeoutSeconds() {
+        return notificationListenerTimeoutSeconds;
+    }
+
+    public void setNotificationListenerTimeoutSeconds(Integer notificationListenerTimeoutSeconds) {
+        this.notificationListenerTimeoutSeconds = notificationListenerTimeoutSeconds;
     }
 
     public Integer getMailPort() {
