@@ -28,6 +28,8 @@ public final class DatabaseLinks implements AutoCloseable {
     private final LinkedStore.Opener opener;
     private final AqClock clock;
     private final Map<String, Opened> open = new ConcurrentHashMap<>();
+    /** The HTTP client of the links over HTTP, made when the first is used. */
+    private java.net.http.HttpClient http;
 
     /** A link's store as propagation opened it, with the settings it was opened with. */
     private record Opened(LinkedStore store, String url, String user, String password) {
@@ -164,7 +166,8 @@ public final class DatabaseLinks implements AutoCloseable {
             LinkedStore s;
             try {
                 java.net.URI servlet = HttpLinkedStore.servlet(e.url, e.user);
-                s = servlet != null ? new HttpLinkedStore(link, servlet, e.user, e.password) : opener.open(e.url, e.user, e.password);
+                s = servlet != null ? new HttpLinkedStore(link, servlet, e.user, e.password, httpClient())
+                        : opener.open(e.url, e.user, e.password);
             } catch (RuntimeException failure) {
                 throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "The store of database link " + link + " ("
                         + e.url + ") cannot be opened: " + failure.getMessage(), failure);
@@ -172,6 +175,22 @@ public final class DatabaseLinks implements AutoCloseable {
             open.put(link, new Opened(s, e.url, e.user, e.password));
             return s;
         }
+    }
+
+    /** Cancels the requests under way to links over HTTP, and lets go of those links (the engine is closing). */
+    void stopCalls() {
+        for (Map.Entry<String, Opened> e : open.entrySet()) {
+            if (e.getValue().store() instanceof HttpLinkedStore) {
+                forget(e.getKey());
+            }
+        }
+    }
+
+    private synchronized java.net.http.HttpClient httpClient() {
+        if (http == null) {
+            http = HttpLinkedStore.newClient();
+        }
+        return http;
     }
 
     /** Lets go of a link's store (it failed, or the link was dropped): the next use opens it again. */

@@ -33,6 +33,10 @@ final class HttpLinkedStore implements LinkedStore {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
     /** Messages per request, in bytes (about): half the servlet's default body limit. */
     static final long REQUEST_BYTES = 512 * 1024;
+    /** Receipt ids per request (about 80 bytes each: well within the servlet's body limit). */
+    static final int FORGET_PER_REQUEST = 5000;
+    /** The longest answer read: an answer is a few bytes per message, an error a sentence. */
+    static final int MAX_ANSWER_BYTES = 4 * 1024 * 1024;
     private static final Pattern DESCRIPTOR = Pattern.compile("\\s*\\(\\s*DESCRIPTION\\s*=.*", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
     private final URI servlet;
@@ -41,14 +45,21 @@ final class HttpLinkedStore implements LinkedStore {
     private final String authorization;
     private final HttpClient client;
     private volatile boolean open = true;
+    /** Requests under way: closing the store (the engine stops, the link is altered or dropped) cancels them. */
+    private final java.util.Set<java.util.concurrent.CompletableFuture<?>> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    HttpLinkedStore(String link, URI servlet, String user, String password) {
+    HttpLinkedStore(String link, URI servlet, String user, String password, HttpClient client) {
         this.link = link;
         this.servlet = servlet;
         this.user = user;
         this.authorization = "Basic " + Base64.getEncoder().encodeToString(
                 (user + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8));
-        this.client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
+        this.client = client;
+    }
+
+    /** The client every HTTP link of an engine shares (its connections and its one selector thread). */
+    static HttpClient newClient() {
+        return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     /**
@@ -140,6 +151,7 @@ final class HttpLinkedStore implements LinkedStore {
     @Override
     public void close() {
         open = false;
+        inFlight.forEach(f -> f.cancel(true));
     }
 
     /** One POST: the answer's body, or the AQ error the answer (or its absence) means. */
@@ -147,16 +159,34 @@ final class HttpLinkedStore implements LinkedStore {
         HttpRequest r = HttpRequest.newBuilder(servlet).timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", PropagationWire.CONTENT_TYPE).header("Accept", PropagationWire.CONTENT_TYPE)
                 .header("Authorization", authorization).POST(HttpRequest.BodyPublishers.ofByteArray(request)).build();
+        if (!open) {
+            throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "Propagation to database link " + link
+                    + " stopped: the link was altered or dropped, or the engine is closing.");
+        }
         HttpResponse<byte[]> response;
+        java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> call = client.sendAsync(r, info -> new BoundedBody(MAX_ANSWER_BYTES));
+        inFlight.add(call);
         try {
-            response = client.send(r, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (IOException e) {
+            // the whole answer within the timeout, body included: a server that trickles it does not hold propagation
+            response = call.get(REQUEST_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "The Aqueduct servlet of database link " + link + " ("
-                    + servlet + ") cannot be reached: " + e, e);
+                    + servlet + ") cannot be reached: " + cause, cause);
+        } catch (java.util.concurrent.TimeoutException e) {
+            call.cancel(true);
+            throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "The Aqueduct servlet of database link " + link + " ("
+                    + servlet + ") gave no whole answer within " + REQUEST_TIMEOUT.toSeconds() + " s.", e);
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "Propagation to database link " + link
+                    + " stopped: the link was altered or dropped, or the engine is closing.", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            call.cancel(true);
             throw new AqException(AqError.DATABASE_LINK_UNREACHABLE, "Propagation to database link " + link
                     + " was interrupted while waiting for " + servlet + ".", e);
+        } finally {
+            inFlight.remove(call);
         }
         int status = response.statusCode();
         String error = response.headers().firstValue(ERROR_HEADER).orElse(null);
@@ -199,6 +229,53 @@ final class HttpLinkedStore implements LinkedStore {
         return payload + 1024;
     }
 
+    /** The answer's bytes, refused beyond {@code max}: a server cannot make propagation read without end. */
+    private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final int max;
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private final java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        BoundedBody(int max) {
+            this.max = max;
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> buffers) {
+            for (java.nio.ByteBuffer b : buffers) {
+                if (bytes.size() + b.remaining() > max) {
+                    subscription.cancel();
+                    result.completeExceptionally(new IOException("the answer is longer than " + max + " bytes"));
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                bytes.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toByteArray());
+        }
+    }
+
     private static String text(HttpResponse<byte[]> response) {
         String s = new String(response.body(), StandardCharsets.UTF_8).strip();
         return s.length() <= 500 ? s : s.substring(0, 500) + "...";
@@ -210,7 +287,9 @@ final class HttpLinkedStore implements LinkedStore {
 
         /**
          * One request per up to {@link #REQUEST_BYTES} of messages (the servlet's body limit is 1 MiB unless
-         * raised), cut only where a transaction group starts, so a group stays one transaction there.
+         * raised), cut only between source transaction groups, so a group stays one transaction there. A
+         * failure after an earlier request committed leaves those messages delivered: the source's parts stay
+         * READY, and their receipts make the next batch count them as delivered.
          */
         @Override
         public List<Arrived> deliver(String source, List<Arrival> arrivals) {
@@ -219,7 +298,8 @@ final class HttpLinkedStore implements LinkedStore {
             long bytes = 0;
             for (int i = 0; i < arrivals.size(); i++) {
                 long size = estimate(arrivals.get(i));
-                if (i > from && bytes + size > REQUEST_BYTES && arrivals.get(i).message().startsGroup()) {
+                if (i > from && bytes + size > REQUEST_BYTES
+                        && !java.util.Objects.equals(arrivals.get(i).sourceGroup(), arrivals.get(i - 1).sourceGroup())) {
                     out.addAll(send(source, arrivals.subList(from, i)));
                     from = i;
                     bytes = 0;
@@ -230,18 +310,21 @@ final class HttpLinkedStore implements LinkedStore {
             return out;
         }
 
-        private List<Arrived> send(String source, List<Arrival> arrivals) {
+        private List<Arrived> send(String source, List<LinkSession.Arrival> arrivals) {
             return PropagationWire.delivered(post(PropagationWire.deliver(source, arrivals)), arrivals.size());
         }
 
         @Override
         public void forget(List<String> receiptIds) {
-            PropagationWire.done(post(PropagationWire.forget(receiptIds)));
+            for (int i = 0; i < receiptIds.size(); i += FORGET_PER_REQUEST) {
+                PropagationWire.done(post(PropagationWire.forget(receiptIds.subList(i, Math.min(receiptIds.size(),
+                        i + FORGET_PER_REQUEST)))));
+            }
         }
 
         @Override
-        public List<Receipt> receipts(String source, int max) {
-            return PropagationWire.receiptList(post(PropagationWire.receipts(source, max)));
+        public List<Receipt> receipts(String source, String after, int max) {
+            return PropagationWire.receiptList(post(PropagationWire.receipts(source, after, max)));
         }
 
         @Override

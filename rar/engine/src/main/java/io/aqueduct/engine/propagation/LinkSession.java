@@ -12,8 +12,15 @@ import java.util.List;
  */
 public interface LinkSession extends AutoCloseable {
 
-    /** A message for a destination queue, with the receipt that keeps it from arriving twice. */
-    record Arrival(String receiptId, String queue, PropagatedMessage message) {
+    /**
+     * A message for a destination queue, with the receipt that keeps it from arriving twice, and the
+     * source transaction group it belongs to ({@code sourceGroup}, the sender's only: where a batch
+     * may be cut into several requests without splitting a group; null where it arrived).
+     */
+    record Arrival(String receiptId, String queue, PropagatedMessage message, String sourceGroup) {
+        Arrival withReceipt(String id) {
+            return new Arrival(id, queue, message, sourceGroup);
+        }
     }
 
     /** What became of an arrival: delivered now, delivered by an earlier batch (a receipt was there), or refused. */
@@ -40,8 +47,8 @@ public interface LinkSession extends AutoCloseable {
     /** Removes receipts whose work is done (the source recorded the batch), committed. */
     void forget(List<String> receiptIds);
 
-    /** Up to {@code max} receipts {@code source} left there. */
-    List<Receipt> receipts(String source, int max);
+    /** Up to {@code max} receipts {@code source} left there, in id order after {@code after} ("" for the first). */
+    List<Receipt> receipts(String source, String after, int max);
 
     boolean isClosed();
 

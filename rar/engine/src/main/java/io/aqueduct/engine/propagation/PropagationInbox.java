@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.LongPredicate;
 
 /**
  * The receiving end of propagation from another store: enqueues what arrives into this store's
@@ -113,33 +112,22 @@ final class PropagationInbox {
         return found;
     }
 
-    /** Removes these receipts, those of a destination queue {@code allowed} accepts (every one from a store of this JVM). */
-    static void forget(EngineSession session, List<String> receiptIds, LongPredicate allowed) {
+    /** Removes these receipts. */
+    static void forget(EngineSession session, List<String> receiptIds) {
         session.inTransaction(em -> {
             for (int i = 0; i < receiptIds.size(); i += IN_LIST) {
-                List<String> ids = receiptIds.subList(i, Math.min(receiptIds.size(), i + IN_LIST));
-                if (allowed == null) {
-                    em.createQuery("DELETE FROM PropagationReceiptEntity r WHERE r.id IN :ids").setParameter("ids", ids)
-                            .executeUpdate();
-                    continue;
-                }
-                for (PropagationReceiptEntity r : em.createQuery("SELECT r FROM PropagationReceiptEntity r WHERE r.id IN :ids",
-                        PropagationReceiptEntity.class).setParameter("ids", ids).getResultList()) {
-                    if (allowed.test(r.queueId)) {
-                        em.remove(r);
-                    }
-                }
+                em.createQuery("DELETE FROM PropagationReceiptEntity r WHERE r.id IN :ids")
+                        .setParameter("ids", receiptIds.subList(i, Math.min(receiptIds.size(), i + IN_LIST))).executeUpdate();
             }
             return null;
         });
     }
 
-    /** Up to {@code max} receipts {@code source} left, of destination queues {@code allowed} accepts (null: all). */
-    static List<LinkSession.Receipt> receipts(EngineSession session, String source, int max, LongPredicate allowed) {
-        return session.inTransaction(em -> em.createQuery(
-                "SELECT r FROM PropagationReceiptEntity r WHERE r.source = :s ORDER BY r.id", PropagationReceiptEntity.class)
-                .setParameter("s", source).setMaxResults(max).getResultList().stream()
-                .filter(r -> allowed == null || allowed.test(r.queueId))
+    /** Up to {@code max} receipts {@code source} left, in id order after {@code after}. */
+    static List<LinkSession.Receipt> receipts(EngineSession session, String source, String after, int max) {
+        return session.inTransaction(em -> em.createQuery("SELECT r FROM PropagationReceiptEntity r WHERE r.source = :s"
+                + " AND r.id > :after ORDER BY r.id", PropagationReceiptEntity.class)
+                .setParameter("s", source).setParameter("after", after).setMaxResults(max).getResultList().stream()
                 .map(r -> new LinkSession.Receipt(r.id, r.createdMs)).toList());
     }
 }

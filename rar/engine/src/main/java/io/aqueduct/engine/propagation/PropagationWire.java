@@ -40,12 +40,15 @@ public final class PropagationWire {
     static final byte RECEIPTS = 'R';
     /** The most arrivals or receipt ids one request carries (a batch is 100 parts; a transaction group more). */
     static final int MAX_ITEMS = 100_000;
+    /** The most receipts one listing returns. */
+    static final int MAX_LISTING = 10_000;
 
     private PropagationWire() {
     }
 
     /** A decoded request: its operation and what it carries. */
-    record Request(byte operation, String source, List<LinkSession.Arrival> arrivals, List<String> receiptIds, int max) {
+    record Request(byte operation, String source, List<LinkSession.Arrival> arrivals, List<String> receiptIds, String after,
+            int max) {
     }
 
     /** Whether {@code payload} can travel: serialized Java objects (OBJECT queues) do not (they are how deserialization attacks work). */
@@ -95,10 +98,11 @@ public final class PropagationWire {
         });
     }
 
-    static byte[] receipts(String source, int max) {
+    static byte[] receipts(String source, String after, int max) {
         return write(out -> {
             out.writeByte(RECEIPTS);
             text(out, source);
+            text(out, after);
             out.writeInt(max);
         });
     }
@@ -137,9 +141,9 @@ public final class PropagationWire {
                                     + e.getMessage());
                         }
                         arrivals.add(new LinkSession.Arrival(receipt, queue,
-                                new PropagatedMessage(Message.of(payload, p), original, startsGroup)));
+                                new PropagatedMessage(Message.of(payload, p), original, startsGroup), null));
                     }
-                    return new Request(op, source, arrivals, List.of(), 0);
+                    return new Request(op, source, arrivals, List.of(), null, 0);
                 }
                 case FORGET -> {
                     int n = in.count();
@@ -147,15 +151,16 @@ public final class PropagationWire {
                     for (int i = 0; i < n; i++) {
                         ids.add(in.required());
                     }
-                    return new Request(op, null, List.of(), ids, 0);
+                    return new Request(op, null, List.of(), ids, null, 0);
                 }
                 case RECEIPTS -> {
                     String source = in.required();
+                    String after = in.required();
                     int max = in.getInt();
-                    if (max < 1 || max > MAX_ITEMS) {
+                    if (max < 1 || max > MAX_LISTING) {
                         throw new IllegalArgumentException("a receipt listing of " + max);
                     }
-                    return new Request(op, source, List.of(), List.of(), max);
+                    return new Request(op, source, List.of(), List.of(), after, max);
                 }
                 default -> throw new IllegalArgumentException("an unknown operation " + op);
             }

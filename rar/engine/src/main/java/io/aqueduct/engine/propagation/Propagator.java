@@ -50,6 +50,7 @@ public final class Propagator implements AutoCloseable {
     private final NodeIdentity node;
     private final boolean shared;
     private final ScheduleRun runner;
+    private final DatabaseLinks links;
     private final String instance;
     /** When a commit first added messages for remote consumers of a queue, not yet propagated (by queue id). */
     private final Map<Long, Long> pendingSince = new ConcurrentHashMap<>();
@@ -89,6 +90,7 @@ public final class Propagator implements AutoCloseable {
         }
         this.instance = ProcessHandle.current().pid() + "@" + host;
         this.runner = new ScheduleRun(catalog, clock, node, localSessions, links, transformations, filter, inDoubt, user);
+        this.links = links;
     }
 
     /** Runs the propagation loop where the engine runs its loops (in a container, the WorkManager). */
@@ -433,6 +435,7 @@ public final class Propagator implements AutoCloseable {
     public void close() {
         running = false;
         wake();
+        links.stopCalls(); // a batch waiting for another server's answer ends now, not after its timeout
         if (started) {
             try {
                 stopped.await(10, TimeUnit.SECONDS);

@@ -63,6 +63,8 @@ final class ScheduleRun implements AutoCloseable {
     static final int BATCH = 100;
     /** Receipts this old are removed whatever their source says (a crash's leftovers whose message is gone). */
     private static final long RECEIPT_MAX_AGE_MS = 7L * 86_400_000;
+    /** Receipts a sweep looks at per round. */
+    private static final int SWEEP_PAGE = 1000;
 
     private final Catalog catalog;
     private final AqClock clock;
@@ -273,6 +275,14 @@ final class ScheduleRun implements AutoCloseable {
                 parts.removeIf(p -> p.groupSeq == lastGroup); // the last group may go on beyond the page: next batch
             }
         }
+        if (!meta.table().transactionalGrouping() && parts.size() >= BATCH) {
+            // the last message's parts may go on beyond the page: they go together in the next batch, so that what a
+            // retry after a lost answer takes is the same set (the receipt ids name the recipients delivered together)
+            String lastMessage = parts.get(parts.size() - 1).msgid;
+            if (!parts.get(0).msgid.equals(lastMessage)) {
+                parts.removeIf(p -> p.msgid.equals(lastMessage));
+            }
+        }
         parts.removeIf(p -> !inDoubt.isEmpty() && inDoubt.contains(p.msgid)); // an in-doubt branch holds it: its outcome first
         if (parts.isEmpty()) {
             return parts;
@@ -456,7 +466,12 @@ final class ScheduleRun implements AutoCloseable {
                 o.parts.forEach(p -> refuse(p, refused, undeliverable, lastError));
                 continue;
             }
-            arrivals.add(new LinkSession.Arrival(link == null ? null : receiptId(o), o.queue, o.message));
+            String group = o.source.msgid.trim();
+            if (o.source.groupSeq != 0 && catalog.queue(o.source.queueId) != null
+                    && catalog.queue(o.source.queueId).meta().table().transactionalGrouping()) {
+                group = "G" + o.source.groupSeq;
+            }
+            arrivals.add(new LinkSession.Arrival(link == null ? null : receiptId(o), o.queue, o.message, group));
             sent.add(o);
         }
         if (arrivals.isEmpty()) {
@@ -486,7 +501,7 @@ final class ScheduleRun implements AutoCloseable {
 
     private static String receiptSource(QueueMeta source, String link) {
         String s = source.qualifiedName() + "@" + link;
-        return s.length() <= 200 ? s : s.substring(0, 200);
+        return s.length() <= 180 ? s : s.substring(0, 180); // room for the receiving user's prefix over HTTP
     }
 
     private static String digest(String text) {
@@ -520,22 +535,33 @@ final class ScheduleRun implements AutoCloseable {
         LinkSession dst = remoteSession(link);
         EngineSession src = localSession();
         try {
-            List<LinkSession.Receipt> left = dst.receipts(receiptSource(source, link), 1000);
-            List<String> stale = new ArrayList<>();
-            long now = clock.millis();
-            for (LinkSession.Receipt r : left) {
-                int slash = r.id().indexOf('/');
-                String msgid = slash < 0 ? r.id() : r.id().substring(0, slash);
-                long ready = src.inTransaction(em -> em.createQuery("SELECT COUNT(c) FROM ConsumerStateEntity c WHERE"
-                        + " c.msgid = :m AND c.destination = :d AND c.state = :ready", Long.class).setParameter("m", msgid)
-                        .setParameter("d", link).setParameter("ready", ConsumerStates.READY).getSingleResult());
-                if (ready == 0 || now - r.createdMs() > RECEIPT_MAX_AGE_MS) {
-                    stale.add(r.id());
+            String from = receiptSource(source, link);
+            String after = "";
+            while (true) {
+                List<LinkSession.Receipt> page = dst.receipts(from, after, SWEEP_PAGE);
+                List<String> stale = new ArrayList<>();
+                long now = clock.millis();
+                for (LinkSession.Receipt r : page) {
+                    int slash = r.id().indexOf('/');
+                    String msgid = slash < 0 ? r.id() : r.id().substring(0, slash);
+                    // only on evidence: its parts for this link are here and none is READY (another source that names
+                    // its queue and link alike must not lose its receipts), or it is older than a week
+                    List<Integer> states = src.inTransaction(em -> em.createQuery("SELECT c.state FROM ConsumerStateEntity c"
+                            + " WHERE c.msgid = :m AND c.destination = :d", Integer.class).setParameter("m", msgid)
+                            .setParameter("d", link).getResultList());
+                    boolean done = !states.isEmpty() && states.stream().noneMatch(st -> st == ConsumerStates.READY);
+                    if (done || now - r.createdMs() > RECEIPT_MAX_AGE_MS) {
+                        stale.add(r.id());
+                    }
                 }
-            }
-            src.commit();
-            if (!stale.isEmpty()) {
-                dst.forget(stale);
+                src.commit();
+                if (!stale.isEmpty()) {
+                    dst.forget(stale);
+                }
+                if (page.size() < SWEEP_PAGE) {
+                    break;
+                }
+                after = page.get(page.size() - 1).id();
             }
             swept.add(link);
             sweepDue.remove(link);

@@ -22,14 +22,14 @@ public final class StoreLinkSession implements LinkSession {
     @Override
     public void forget(List<String> receiptIds) {
         committed(() -> {
-            PropagationInbox.forget(session, receiptIds, null);
+            PropagationInbox.forget(session, receiptIds);
             return null;
         });
     }
 
     @Override
-    public List<Receipt> receipts(String source, int max) {
-        return committed(() -> PropagationInbox.receipts(session, source, max, null));
+    public List<Receipt> receipts(String source, String after, int max) {
+        return committed(() -> PropagationInbox.receipts(session, source, after, max));
     }
 
     private <T> T committed(java.util.function.Supplier<T> work) {

@@ -59,6 +59,8 @@ class PropagationOverHttpTest {
     private final Map<String, String> dbUsers = Map.of("JOHN", "CBADM");
     /** Set: the next request is committed there, but its answer is lost on the way back. */
     private final AtomicBoolean loseNextAnswer = new AtomicBoolean();
+    /** Set to n > 0: the n-th delivery request from now is committed there, but its answer is lost. */
+    private final AtomicInteger loseDeliveryAnswer = new AtomicInteger();
     /** Delivery requests the stand-in received. */
     private final AtomicInteger deliveries = new AtomicInteger();
 
@@ -110,7 +112,8 @@ class PropagationOverHttpTest {
     /** What aqueduct.war's servlet does with a propagation request. */
     private void serve(HttpExchange exchange) throws IOException {
         byte[] body = exchange.getRequestBody().readAllBytes();
-        if (body.length > 4 && body[4] == PropagationWire.DELIVER) {
+        boolean delivery = body.length > 4 && body[4] == PropagationWire.DELIVER;
+        if (delivery) {
             deliveries.incrementAndGet();
         }
         String auth = exchange.getRequestHeaders().getFirst("Authorization");
@@ -137,7 +140,8 @@ class PropagationOverHttpTest {
                 return;
             }
         }
-        if (loseNextAnswer.compareAndSet(true, false)) {
+        if (loseNextAnswer.compareAndSet(true, false) || (delivery && loseDeliveryAnswer.get() > 0
+                && loseDeliveryAnswer.decrementAndGet() == 0)) {
             exchange.sendResponseHeaders(502, -1); // committed here; the source hears of a failure
             exchange.close();
             return;
@@ -223,10 +227,81 @@ class PropagationOverHttpTest {
         // the receipts have done their work and are gone
         try (QueueSession s = destination.openSession()) {
             byte[] answer = s.receivePropagation(PropagationWire.receipts(
-                    "OE.OE_BOOKEDORDERS_QUE@" + LINK, 1000));
+                    "OE.OE_BOOKEDORDERS_QUE@" + LINK, "", 1000));
             assertThat(PropagationWire.receiptList(answer)).isEmpty();
             s.commit();
         }
+    }
+
+    @Test
+    void a_batch_larger_than_one_request_goes_in_several_and_a_lost_answer_of_the_second_delivers_nothing_twice() {
+        String big = "x".repeat(150_000); // about 450 KB a request allows three or so: 10 of them take several requests
+        for (int i = 0; i < 10; i++) {
+            enqueue(i + big, MessageProperties.create());
+        }
+        loseDeliveryAnswer.set(2);
+
+        source.propagator().runDue();
+
+        assertThat(schedule().failures()).as("the second request's answer was lost").isEqualTo(1);
+        int before = deliveries.get();
+        clock.advance(Duration.ofMillis(Propagator.FIRST_RETRY_MS));
+        source.propagator().runDue();
+
+        assertThat(deliveries.get() - before).as("several requests again").isGreaterThan(1);
+        assertThat(drainDestination()).extracting(m -> m.text().substring(0, 1))
+                .containsExactly("0", "1", "2", "3", "4", "5", "6", "7", "8", "9");
+        assertThat(schedule().failures()).isZero();
+    }
+
+    @Test
+    void one_users_receipts_are_not_anothers() {
+        QueueAdmin dst = destination.admin();
+        dst.createQueue("WS.MALLORY_Q", "WS.WS_ORDERS_QTAB", QueueProperties.create());
+        dst.startQueue("WS.MALLORY_Q", true, true);
+        dst.grantQueuePrivilege(QueuePrivilege.ENQUEUE, "WS.MALLORY_Q", "MALLORY", false);
+        String receipt = "0123456789ABCDEF0123456789ABCDEF/00";
+        LinkSession.Arrival toMallory = new LinkSession.Arrival(receipt, "WS.MALLORY_Q", new io.aqueduct.engine.session.PropagatedMessage(
+                Message.of("squatting"), "0123456789ABCDEF0123456789ABCDEF", true), null);
+        try (QueueSession mallory = destination.openSession("MALLORY")) {
+            mallory.receivePropagation(PropagationWire.deliver("OE.OE_BOOKEDORDERS_QUE@" + LINK, List.of(toMallory)));
+            mallory.commit();
+            // and she sees none of CBADM's, nor can she remove them
+            assertThat(PropagationWire.receiptList(mallory.receivePropagation(PropagationWire.receipts(
+                    "OE.OE_BOOKEDORDERS_QUE@" + LINK, "", 100)))).extracting(LinkSession.Receipt::id).containsExactly(receipt);
+            mallory.commit();
+        }
+        LinkSession.Arrival real = new LinkSession.Arrival(receipt, DEST_Q, new io.aqueduct.engine.session.PropagatedMessage(
+                Message.of("the order"), "0123456789ABCDEF0123456789ABCDEF", true), null);
+        try (QueueSession cbadm = destination.openSession("CBADM")) {
+            List<LinkSession.Arrived> outcome = PropagationWire.delivered(cbadm.receivePropagation(
+                    PropagationWire.deliver("OE.OE_BOOKEDORDERS_QUE@" + LINK, List.of(real))), 1);
+            cbadm.commit();
+            assertThat(outcome.get(0).present()).as("delivered, not taken for Mallory's").isFalse();
+        }
+        assertThat(drainDestination()).extracting(Message::text).containsExactly("the order");
+    }
+
+    @Test
+    void recipients_with_addresses_are_refused_so_the_receiving_store_forwards_nothing_for_the_sender() {
+        QueueAdmin dst = destination.admin();
+        dst.createQueueTable("WS.WS_MC_QTAB", QueueTableProperties.create().payloadType(PayloadType.TEXT).multipleConsumers(true));
+        dst.createQueue("WS.IN_Q", "WS.WS_MC_QTAB", QueueProperties.create());
+        dst.startQueue("WS.IN_Q", true, true);
+        dst.grantQueuePrivilege(QueuePrivilege.ENQUEUE, "WS.IN_Q", "CBADM", false);
+        dst.schedulePropagation("WS.IN_Q", null, null, null, null, 0);
+        MessageProperties forwarded = MessageProperties.create().recipients(List.of(new Agent("X", DEST_Q, 0)));
+        LinkSession.Arrival arrival = new LinkSession.Arrival("0123456789ABCDEF0123456789ABCDEF/01", "WS.IN_Q",
+                new io.aqueduct.engine.session.PropagatedMessage(Message.of("stolen", forwarded), "0123456789ABCDEF0123456789ABCDEF",
+                        true), null);
+        try (QueueSession cbadm = destination.openSession("CBADM")) {
+            assertThatThrownBy(() -> cbadm.receivePropagation(PropagationWire.deliver("X@Y", List.of(arrival))))
+                    .isInstanceOfSatisfying(AqException.class, e -> assertThat(e.errorCode()).isEqualTo(AqError.INVALID_VALUE))
+                    .hasMessageContaining("recipients with an address");
+            cbadm.rollback();
+        }
+        destination.propagator().runDue();
+        assertThat(drainDestination()).isEmpty();
     }
 
     @Test

@@ -26,6 +26,8 @@ final class PropagationRequests {
     static final String CONTENT_TYPE = "application/vnd.aqueduct.propagation";
     static final String ERROR_HEADER = "X-Aqueduct-Error";
     private static final Logger LOG = Logger.getLogger(PropagationRequests.class.getName());
+    private static final String STORE_SENTENCE = "The propagation request failed in this server's store and was rolled"
+            + " back; its log has the cause. The source tries again after its back-off.";
 
     private PropagationRequests() {
     }
@@ -58,11 +60,19 @@ final class PropagationRequests {
                 throw e;
             }
         } catch (AqException e) {
-            refuse(response, status(e.errorCode()), e.errorCode(), e.getMessage());
+            int status = status(e.errorCode());
+            if (status >= 500) {
+                // the store's own failure: its text (SQL, driver) stays in this server's log
+                LOG.log(Level.WARNING, "Aqueduct HTTP: propagation from " + user.name() + " failed in the store", e);
+                refuse(response, status, e.errorCode(), STORE_SENTENCE);
+            } else {
+                LOG.log(Level.FINE, "Aqueduct HTTP: propagation from " + user.name() + " refused", e);
+                refuse(response, status, e.errorCode(), e.getMessage());
+            }
             return;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Aqueduct HTTP: propagation from " + user.name() + " failed", e);
-            refuse(response, 500, AqError.STORE_FAILURE, "The propagation request failed and was rolled back: " + e);
+            refuse(response, 500, AqError.STORE_FAILURE, STORE_SENTENCE);
             return;
         }
         response.setStatus(200);
@@ -73,10 +83,12 @@ final class PropagationRequests {
 
     private static int status(int errorCode) {
         return switch (errorCode) {
-            case AqError.INSUFFICIENT_PRIVILEGES -> 403;
+            case AqError.INSUFFICIENT_PRIVILEGES, AqError.AGENT_NOT_FOUND, AqError.AGENT_NOT_MAPPED -> 403;
             case AqError.INVALID_VALUE -> 400;
+            case AqError.ENQUEUE_DISABLED -> 409; // the way is blocked: the source backs off and tries again
             case AqError.STORE_UNAVAILABLE -> 503;
-            default -> 409; // the way is blocked (a queue stopped for enqueue): the source backs off and tries again
+            case AqError.STORE_FAILURE, AqError.OUT_OF_MEMORY -> 500;
+            default -> 409;
         };
     }
 
