@@ -82,6 +82,8 @@ final class ScheduleRun implements AutoCloseable {
     /** Links whose leftover receipts (of a crash between the two commits) are still to be swept. */
     private final Set<String> sweepDue = new HashSet<>();
     private final Set<String> swept = new HashSet<>();
+    /** Whether the last batch's page of parts was full (before it was cut back to whole messages or groups). */
+    private boolean pageFull;
     /** Batches run by this node: each takes its parts under a transaction id of its own. */
     private long batches;
 
@@ -166,7 +168,7 @@ final class ScheduleRun implements AutoCloseable {
                 }
                 return new Outcome(0, false, null);
             }
-            boolean more = parts.size() >= BATCH;
+            boolean more = pageFull; // a page cut back to a whole message or group still says more may wait
             Map<String, MessageEntity> messages = src.inTransaction(em -> load(em, parts));
             List<Part> undeliverable = new ArrayList<>();
             String[] lastError = new String[1];
@@ -259,6 +261,7 @@ final class ScheduleRun implements AutoCloseable {
         for (Object[] r : rows) {
             parts.add(part(r));
         }
+        pageFull = parts.size() >= BATCH;
         if (meta.table().transactionalGrouping() && parts.size() >= BATCH) {
             long lastGroup = parts.get(parts.size() - 1).groupSeq;
             if (parts.get(0).groupSeq == lastGroup) {
