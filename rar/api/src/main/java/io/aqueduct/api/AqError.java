@@ -121,6 +121,17 @@ public final class AqError {
     public static final int REGISTRATION_NOT_FOUND = 24950;
     /** A registration's notification address is not one Aqueduct delivers to (ORA-24915-like: http://, https://, mailto:, java:). */
     public static final int INVALID_NOTIFICATION_ADDRESS = 24915;
+    /**
+     * A buffered operation on a queue that cannot hold buffered messages (ORA-25292, "Buffer operations
+     * are not supported on the queue"): a queue table with transactional grouping. Nothing was done.
+     */
+    public static final int BUFFERED_NOT_SUPPORTED = 25292;
+    /**
+     * A buffered enqueue found the engine's buffered-message memory full for longer than its wait
+     * (ORA-25307, "Enqueue rate too high, flow control enabled"): nothing was enqueued; dequeue, or
+     * try again later.
+     */
+    public static final int FLOW_CONTROL = 25307;
     /** The session is closed or in a state that forbids the call. */
     public static final int SESSION_STATE = 25400;
     /**

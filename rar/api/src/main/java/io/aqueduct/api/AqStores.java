@@ -25,6 +25,8 @@ import java.util.TreeMap;
  * <tr><td>{@value #ADMINISTRATORS}</td><td>comma-separated users who hold every system privilege besides {@value #USER} (see docs/security.md)</td></tr>
  * <tr><td>{@value #SCHEMA}</td><td>the schema of queue names given without one (default: the store's)</td></tr>
  * <tr><td>{@value #MAX_PAYLOAD_BYTES}</td><td>the largest payload accepted, in stored bytes (default 64 MiB)</td></tr>
+ * <tr><td>{@value #MAX_BUFFERED_BYTES}</td><td>the memory buffered messages may take, in bytes (default 64 MiB; docs/buffered.md)</td></tr>
+ * <tr><td>{@value #BUFFERED_ENQUEUE_WAIT_MILLIS}</td><td>how long a buffered enqueue waits for that memory before 25307 (default 5000 ms; 0: at once)</td></tr>
  * <tr><td>{@value #DESERIALIZATION_FILTER}</td><td>classes OBJECT payloads may (or may not) hold beyond the default, ObjectInputFilter syntax</td></tr>
  * <tr><td>{@value #TIME_MANAGER}</td><td>{@code true} (default) or {@code false}: whether delays, expiration and retry delays are applied by a background thread</td></tr>
  * <tr><td>{@value #MAIL_HOST}, {@value #MAIL_PORT}</td><td>the SMTP server of mailto: notifications (port default 25)</td></tr>
@@ -47,6 +49,8 @@ public final class AqStores {
     public static final String ADMINISTRATORS = "aqueduct.administrators";
     public static final String SCHEMA = "aqueduct.schema";
     public static final String MAX_PAYLOAD_BYTES = "aqueduct.maxPayloadBytes";
+    public static final String MAX_BUFFERED_BYTES = "aqueduct.maxBufferedBytes";
+    public static final String BUFFERED_ENQUEUE_WAIT_MILLIS = "aqueduct.bufferedEnqueueWaitMillis";
     public static final String DESERIALIZATION_FILTER = "aqueduct.deserializationFilter";
     public static final String TIME_MANAGER = "aqueduct.timeManager";
     public static final String MAIL_HOST = "aqueduct.mail.host";
@@ -58,7 +62,8 @@ public final class AqStores {
 
     /** Every property a store understands. */
     public static final List<String> PROPERTIES = List.of(STORE_DIRECTORY, STORE_MEMORY, STORE_URL, STORE_USER,
-            STORE_PASSWORD, USER, ADMINISTRATORS, SCHEMA, MAX_PAYLOAD_BYTES, DESERIALIZATION_FILTER, TIME_MANAGER,
+            STORE_PASSWORD, USER, ADMINISTRATORS, SCHEMA, MAX_PAYLOAD_BYTES, MAX_BUFFERED_BYTES,
+            BUFFERED_ENQUEUE_WAIT_MILLIS, DESERIALIZATION_FILTER, TIME_MANAGER,
             MAIL_HOST, MAIL_PORT, MAIL_FROM, MAIL_USER, MAIL_PASSWORD, MAIL_STARTTLS);
 
     private AqStores() {
@@ -131,19 +136,9 @@ public final class AqStores {
             throw new AqException(AqError.INVALID_VALUE, STORE_USER + " and " + STORE_PASSWORD
                     + " are the login of a JDBC store: give " + STORE_URL + " too, or leave them out.");
         }
-        String max = out.get(MAX_PAYLOAD_BYTES);
-        if (max != null) {
-            long n;
-            try {
-                n = Long.parseLong(max);
-            } catch (NumberFormatException e) {
-                n = 0;
-            }
-            if (n < 1) {
-                throw new AqException(AqError.INVALID_VALUE, MAX_PAYLOAD_BYTES + " must be a whole number of bytes,"
-                        + " at least 1; got '" + max + "'.");
-            }
-        }
+        wholeNumber(out, MAX_PAYLOAD_BYTES, 1, "bytes");
+        wholeNumber(out, MAX_BUFFERED_BYTES, 1, "bytes");
+        wholeNumber(out, BUFFERED_ENQUEUE_WAIT_MILLIS, 0, "milliseconds");
         String admins = out.get(ADMINISTRATORS);
         if (admins != null) {
             out.put(ADMINISTRATORS, String.join(",", administrators(admins)));
@@ -236,5 +231,22 @@ public final class AqStores {
         }
         throw new AqException(AqError.STORE_FAILURE, "No Aqueduct store provider is on the class path: add the engine,"
                 + " io.aqueduct:aqueduct-engine (and the JDBC driver of a PostgreSQL or MariaDB store), beside aqueduct-api.");
+    }
+
+    private static void wholeNumber(Map<String, String> properties, String key, long least, String unit) {
+        String value = properties.get(key);
+        if (value == null) {
+            return;
+        }
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            n = least - 1;
+        }
+        if (n < least) {
+            throw new AqException(AqError.INVALID_VALUE, key + " must be a whole number of " + unit + ", at least " + least
+                    + "; got '" + value + "'.");
+        }
     }
 }

@@ -2,7 +2,7 @@ package io.aqueduct.api;
 
 /**
  * AQ's dequeue options. Defaults: REMOVE, NEXT_MESSAGE (the first call in a session starts at the
- * head of the queue), wait FOREVER, ON_COMMIT, no msgid, no correlation.
+ * head of the queue), wait FOREVER, ON_COMMIT, no msgid, no correlation, PERSISTENT messages only.
  */
 public final class DequeueOptions {
     /** Wait: block until a message is available. */
@@ -20,6 +20,7 @@ public final class DequeueOptions {
     private String condition;
     private String selector;
     private String transformation;
+    private DeliveryMode deliveryMode = DeliveryMode.PERSISTENT;
 
     public static DequeueOptions create() {
         return new DequeueOptions();
@@ -108,6 +109,21 @@ public final class DequeueOptions {
         return transformation;
     }
 
+    /**
+     * Which messages a dequeue takes: PERSISTENT ones (the default, as in AQ), BUFFERED ones (kept in
+     * this engine's memory; needs {@link Visibility#IMMEDIATE} and is refused in LOCKED mode) or
+     * PERSISTENT_OR_BUFFERED (the first of either in the queue's order; a buffered one is removed at once,
+     * outside the transaction). See docs/buffered.md.
+     */
+    public DequeueOptions deliveryMode(DeliveryMode deliveryMode) {
+        this.deliveryMode = deliveryMode == null ? DeliveryMode.PERSISTENT : deliveryMode;
+        return this;
+    }
+
+    public DeliveryMode deliveryMode() {
+        return deliveryMode;
+    }
+
     public String consumerName() {
         return consumerName;
     }
@@ -148,6 +164,7 @@ public final class DequeueOptions {
         c.condition = condition;
         c.selector = selector;
         c.transformation = transformation;
+        c.deliveryMode = deliveryMode;
         return c;
     }
 }

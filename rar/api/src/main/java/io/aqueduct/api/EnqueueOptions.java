@@ -4,6 +4,7 @@ package io.aqueduct.api;
 public final class EnqueueOptions {
     private Visibility visibility = Visibility.ON_COMMIT;
     private String transformation;
+    private DeliveryMode deliveryMode = DeliveryMode.PERSISTENT;
 
     public static EnqueueOptions create() {
         return new EnqueueOptions();
@@ -30,5 +31,19 @@ public final class EnqueueOptions {
 
     public String transformation() {
         return transformation;
+    }
+
+    /**
+     * PERSISTENT (the default: the message is written to the store) or BUFFERED (kept in this engine's
+     * memory, lost when the JVM stops; needs {@link Visibility#IMMEDIATE}; see docs/buffered.md).
+     * PERSISTENT_OR_BUFFERED is a dequeue option: an enqueue with it is refused with 24097.
+     */
+    public EnqueueOptions deliveryMode(DeliveryMode deliveryMode) {
+        this.deliveryMode = deliveryMode == null ? DeliveryMode.PERSISTENT : deliveryMode;
+        return this;
+    }
+
+    public DeliveryMode deliveryMode() {
+        return deliveryMode;
     }
 }

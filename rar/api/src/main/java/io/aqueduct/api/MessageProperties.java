@@ -30,6 +30,7 @@ public final class MessageProperties implements Serializable {
     private Instant enqueueTime;
     private MessageState state;
     private MessageId originalMessageId;
+    private DeliveryMode deliveryMode = DeliveryMode.PERSISTENT;
 
     public static MessageProperties create() {
         return new MessageProperties();
@@ -222,6 +223,20 @@ public final class MessageProperties implements Serializable {
         return this;
     }
 
+    /**
+     * How a dequeued message was kept: PERSISTENT or BUFFERED (filled in by the engine, as AQ's
+     * message_properties_t.delivery_mode; at enqueue the enqueue option decides).
+     */
+    public DeliveryMode deliveryMode() {
+        return deliveryMode == null ? DeliveryMode.PERSISTENT : deliveryMode; // null: serialized before the field existed
+    }
+
+    /** Filled in by the engine for a dequeued message. */
+    public MessageProperties recorded(DeliveryMode deliveryMode) {
+        this.deliveryMode = deliveryMode == null ? DeliveryMode.PERSISTENT : deliveryMode;
+        return this;
+    }
+
     public MessageProperties copy() {
         MessageProperties c = new MessageProperties();
         c.priority = priority;
@@ -236,6 +251,7 @@ public final class MessageProperties implements Serializable {
         c.enqueueTime = enqueueTime;
         c.state = state;
         c.originalMessageId = originalMessageId;
+        c.deliveryMode = deliveryMode;
         return c;
     }
 

@@ -298,4 +298,12 @@ public interface QueueAdmin {
      * a holder of MANAGE_ANY, else those the session's user made (USER_SUBSCR_REGISTRATIONS).
      */
     List<RegistrationInfo> registrations();
+
+    /**
+     * The queues that hold buffered messages on this engine, or held some since it started (AQ's
+     * V$BUFFERED_QUEUES): counts and memory per queue, and per consumer on multi-consumer queues.
+     * Buffered messages live in the memory of the engine that enqueued them: another node of a shared
+     * store shows its own.
+     */
+    List<BufferedQueueInfo> bufferedQueues();
 }

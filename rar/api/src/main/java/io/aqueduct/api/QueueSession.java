@@ -43,7 +43,16 @@ public interface QueueSession extends AutoCloseable {
      * @param waitSeconds {@link DequeueOptions#FOREVER}, {@link DequeueOptions#NO_WAIT} or seconds
      * @throws AqException 25254 when the wait passes without a message
      */
-    Agent listen(java.util.List<Agent> agents, long waitSeconds);
+    default Agent listen(java.util.List<Agent> agents, long waitSeconds) {
+        return listen(agents, waitSeconds, DeliveryMode.PERSISTENT);
+    }
+
+    /**
+     * LISTEN for messages of a delivery mode (AQ's listen_delivery_mode): PERSISTENT (as
+     * {@link #listen(java.util.List, long)}), BUFFERED (messages in this engine's memory) or
+     * PERSISTENT_OR_BUFFERED. A buffered enqueue wakes a LISTEN for buffered messages at once.
+     */
+    Agent listen(java.util.List<Agent> agents, long waitSeconds, DeliveryMode deliveryMode);
 
     /** Commits the session's local transaction. Refused while the session is in an XA transaction. */
     void commit();

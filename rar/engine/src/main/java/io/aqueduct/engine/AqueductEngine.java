@@ -176,10 +176,14 @@ public final class AqueductEngine implements AqStore {
         // again on the catalog signal and when older than Privileges.MAX_AGE
         catalog.refresher(() -> !closed && admin.refreshCatalog());
         Ids ids = new Ids(node, own);
+        io.aqueduct.engine.buffered.BufferedMessages buffered = new io.aqueduct.engine.buffered.BufferedMessages(clock,
+                timeManager, b.maxBufferedBytes, b.bufferedEnqueueWaitMillis, b.deserializationFilter);
+        timeManager.inMemoryWork(buffered::runDue); // the one clock drives buffered delays and expirations too
+        admin.bufferedView(buffered::view);
         this.sessions = new SessionContext(store, catalog, transformations, clock, ids, defaultSchema,
                 new SessionContext.Limits(b.maxPayloadBytes, b.deserializationFilter), completion, branches,
                 attemptJournal, attemptLedger, admin, privileges, () -> closed, registrations, notifier,
-                new io.aqueduct.engine.propagation.PropagationReceiving(clock));
+                new io.aqueduct.engine.propagation.PropagationReceiving(clock), buffered);
         this.propagator = new io.aqueduct.engine.propagation.Propagator(own, catalog, clock, node, dialect.shared(),
                 this::openSession, links, transformations, b.deserializationFilter, branches.inDoubtMessages(), user);
         propagation[0] = propagator;
@@ -501,6 +505,12 @@ public final class AqueductEngine implements AqStore {
         /** By default: 64 MiB, within what every store keeps in one row (MariaDB's default packet is 16 MiB: raise max_allowed_packet). */
         public static final long DEFAULT_MAX_PAYLOAD_BYTES = 64L * 1024 * 1024;
         private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+        /** By default: 64 MiB of buffered messages per engine. */
+        public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L * 1024 * 1024;
+        private long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
+        /** By default a buffered enqueue waits up to 5 s for memory. */
+        public static final long DEFAULT_BUFFERED_ENQUEUE_WAIT_MILLIS = 5000;
+        private long bufferedEnqueueWaitMillis = DEFAULT_BUFFERED_ENQUEUE_WAIT_MILLIS;
         private io.aqueduct.engine.notification.MailSettings mail = io.aqueduct.engine.notification.MailSettings.NONE;
         private java.time.Duration notificationListenerTimeout = io.aqueduct.engine.notification.Notifier.LISTENER_TIMEOUT;
         private io.aqueduct.engine.store.DirectSignals.Config signalAddress;
@@ -531,6 +541,36 @@ public final class AqueductEngine implements AqStore {
                 throw new AqException(AqError.INVALID_VALUE, "maxPayloadBytes must be at least 1; got " + bytes + ".");
             }
             this.maxPayloadBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The memory the buffered messages of this engine may take together, in bytes as the engine counts
+         * them (stored payload, user properties, 256 bytes per message and 64 per further consumer). A buffered
+         * enqueue that would go beyond it waits ({@link #bufferedEnqueueWaitMillis}) and then fails with 25307
+         * (docs/buffered.md).
+         *
+         * @throws io.aqueduct.api.AqException 24097 when not positive
+         */
+        public Builder maxBufferedBytes(long bytes) {
+            if (bytes < 1) {
+                throw new AqException(AqError.INVALID_VALUE, "maxBufferedBytes must be at least 1; got " + bytes + ".");
+            }
+            this.maxBufferedBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How long a buffered enqueue waits, on the engine's clock, for dequeues to free memory when
+         * {@link #maxBufferedBytes} is reached, before it fails with 25307; 0: it fails at once.
+         *
+         * @throws io.aqueduct.api.AqException 24097 when negative
+         */
+        public Builder bufferedEnqueueWaitMillis(long millis) {
+            if (millis < 0) {
+                throw new AqException(AqError.INVALID_VALUE, "bufferedEnqueueWaitMillis must be 0 or more; got " + millis + ".");
+            }
+            this.bufferedEnqueueWaitMillis = millis;
             return this;
         }
 

@@ -37,6 +37,8 @@ public final class EngineStoreProvider implements AqStoreProvider {
         option(AqStores.ADMINISTRATORS, p, b::administrators);
         option(AqStores.SCHEMA, p, b::defaultSchema);
         option(AqStores.MAX_PAYLOAD_BYTES, p, v -> b.maxPayloadBytes(Long.parseLong(v)));
+        option(AqStores.MAX_BUFFERED_BYTES, p, v -> b.maxBufferedBytes(Long.parseLong(v)));
+        option(AqStores.BUFFERED_ENQUEUE_WAIT_MILLIS, p, v -> b.bufferedEnqueueWaitMillis(Long.parseLong(v)));
         option(AqStores.DESERIALIZATION_FILTER, p, b::deserializationFilter);
         option(AqStores.TIME_MANAGER, p, v -> b.timeManager(Boolean.parseBoolean(v)));
         String mailHost = p.get(AqStores.MAIL_HOST);

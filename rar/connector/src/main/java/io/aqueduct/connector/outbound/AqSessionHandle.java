@@ -86,8 +86,9 @@ public final class AqSessionHandle implements QueueSession {
     }
 
     @Override
-    public io.aqueduct.api.Agent listen(List<io.aqueduct.api.Agent> agents, long waitSeconds) {
-        return call(() -> owner.session().listen(agents, waitSeconds));
+    public io.aqueduct.api.Agent listen(List<io.aqueduct.api.Agent> agents, long waitSeconds,
+            io.aqueduct.api.DeliveryMode deliveryMode) {
+        return call(() -> owner.session().listen(agents, waitSeconds, deliveryMode));
     }
 
     @Override

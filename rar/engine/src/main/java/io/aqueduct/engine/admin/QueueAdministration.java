@@ -347,6 +347,18 @@ public final class QueueAdministration implements QueueAdmin {
         return registrations.infos();
     }
 
+    /** What {@link #bufferedQueues()} shows: this engine's buffered messages (set once by the engine). */
+    private volatile java.util.function.Supplier<List<io.aqueduct.api.BufferedQueueInfo>> bufferedView = List::of;
+
+    public void bufferedView(java.util.function.Supplier<List<io.aqueduct.api.BufferedQueueInfo>> view) {
+        this.bufferedView = view;
+    }
+
+    @Override
+    public List<io.aqueduct.api.BufferedQueueInfo> bufferedQueues() {
+        return bufferedView.get();
+    }
+
     @Override
     public synchronized void startQueue(String queue, boolean enqueue, boolean dequeue) {
         QueueRuntime q = queue(queue, true);

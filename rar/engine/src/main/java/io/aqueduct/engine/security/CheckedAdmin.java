@@ -399,4 +399,9 @@ public final class CheckedAdmin implements QueueAdmin {
         String me = UserNames.normalize(this.user); // USER_SUBSCR_REGISTRATIONS: what this user registered
         return delegate.registrations().stream().filter(r -> r.user() != null && UserNames.normalize(r.user()).equals(me)).toList();
     }
+
+    @Override
+    public List<io.aqueduct.api.BufferedQueueInfo> bufferedQueues() {
+        return delegate.bufferedQueues(); // a catalog view, open to every user as queues() is
+    }
 }

@@ -4,6 +4,7 @@ import io.aqueduct.api.QueuePrivilege;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.DequeueMode;
+import io.aqueduct.api.DeliveryMode;
 import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.MessageId;
@@ -96,6 +97,9 @@ final class Dequeuer {
     Message dequeue(String queue, DequeueOptions options) {
         DequeueOptions opts = options == null ? DequeueOptions.create() : options;
         QueueRuntime q = queueForDequeue(queue, opts);
+        if (opts.deliveryMode() == DeliveryMode.BUFFERED) {
+            return dequeueOne(null, null, q, opts, opts.navigation()); // in memory: no connection, no transaction
+        }
         if (opts.visibility() == Visibility.IMMEDIATE) {
             SessionTransaction tx = new SessionTransaction(context.ids().nextTransactionId());
             StoreConnection own = session.autonomous();
@@ -122,6 +126,13 @@ final class Dequeuer {
             throw new AqException(AqError.INVALID_VALUE, "An array dequeue takes at least 1 message; got " + max + ".");
         }
         DequeueOptions opts = options == null ? DequeueOptions.create() : options;
+        if (opts.deliveryMode() != DeliveryMode.PERSISTENT) {
+            if (max > 1) {
+                throw new AqException(AqError.INVALID_VALUE, "An array dequeue of buffered messages takes 1 message at a"
+                        + " time, as in AQ; got " + max + ". Dequeue them one by one, or dequeue PERSISTENT messages.");
+            }
+            return List.of(dequeue(queue, opts));
+        }
         if (opts.visibility() == Visibility.IMMEDIATE) {
             List<Message> out = new ArrayList<>();
             for (int i = 0; i < max; i++) {
@@ -175,6 +186,9 @@ final class Dequeuer {
         }
         QueueRuntime q = session.resolve(queue, QueuePrivilege.DEQUEUE);
         QueueMeta meta = q.meta();
+        if (opts.deliveryMode() != DeliveryMode.PERSISTENT) {
+            checkBuffered(meta, opts);
+        }
         if (meta.table().multipleConsumers() && !meta.isException() && opts.consumerName() == null) {
             throw new AqException(AqError.CONSUMER_NAME_REQUIRED, "Queue " + meta.qualifiedName()
                     + " is a multi-consumer queue: give the consumer name to dequeue as.");
@@ -196,6 +210,27 @@ final class Dequeuer {
             throw dequeueDisabled(meta);
         }
         return q;
+    }
+
+    /**
+     * What AQ refuses for a dequeue of buffered messages: LOCKED mode (a buffered message is part of no
+     * transaction that could hold it); for BUFFERED alone also ON_COMMIT visibility and a queue table with
+     * transactional grouping, which holds no buffered messages (25292).
+     */
+    private static void checkBuffered(QueueMeta meta, DequeueOptions opts) {
+        if (opts.mode() == DequeueMode.LOCKED) {
+            throw new AqException(AqError.INVALID_VALUE, "A dequeue of " + opts.deliveryMode() + " messages from "
+                    + meta.qualifiedName() + " cannot be LOCKED: a buffered message is part of no transaction that could"
+                    + " hold it. Use BROWSE, REMOVE or REMOVE_NODATA.");
+        }
+        if (opts.deliveryMode() == DeliveryMode.BUFFERED && opts.visibility() != Visibility.IMMEDIATE) {
+            throw new AqException(AqError.INVALID_VALUE, "A BUFFERED dequeue from " + meta.qualifiedName() + " needs"
+                    + " visibility IMMEDIATE: a buffered message leaves its queue at once, in no transaction.");
+        }
+        if (opts.deliveryMode() == DeliveryMode.BUFFERED && meta.table().transactionalGrouping()) {
+            throw new AqException(AqError.BUFFERED_NOT_SUPPORTED, "Queue " + meta.qualifiedName() + " holds no buffered"
+                    + " messages: its queue table " + meta.table().qualifiedName() + " groups messages by transaction.");
+        }
     }
 
     private static AqException dequeueDisabled(QueueMeta meta) {
@@ -223,6 +258,11 @@ final class Dequeuer {
         Predicate<ReadyEntry> condition = condition(c, q, opts.condition(), opts.selector());
         long deadline = EngineSession.deadline(context.clock().millis(), EngineSession.waitMillis(opts.waitSeconds()));
         Navigation nav = navigation;
+        // buffered messages keep a position of their own (a browse walks them apart from the persistent ones)
+        EngineSession.Position bufferedPos = opts.deliveryMode() == DeliveryMode.PERSISTENT ? null
+                : session.positions.computeIfAbsent(q.meta().id() + "/" + consumer + "/buffered", id -> new EngineSession.Position());
+        Predicate<MessageView> bufferedCondition = opts.deliveryMode() == DeliveryMode.PERSISTENT ? null
+                : viewCondition(opts.condition(), opts.selector());
         while (true) {
             if (context.engineClosed().getAsBoolean()) {
                 throw new AqException(AqError.SESSION_STATE, "The Aqueduct engine was session.closed during the dequeue from "
@@ -235,6 +275,27 @@ final class Dequeuer {
                 throw dequeueDisabled(q.meta());
             }
             long version = q.version();
+            if (opts.deliveryMode() != DeliveryMode.PERSISTENT) {
+                Message b = buffered(c, tx, q, consumer, opts, nav, pos, bufferedPos, msgid, correlation, bufferedCondition,
+                        condition, chain);
+                if (b == null && opts.deliveryMode() == DeliveryMode.BUFFERED && bufferedPos.last != null
+                        && nav != Navigation.FIRST_MESSAGE && opts.waitSeconds() != DequeueOptions.NO_WAIT) {
+                    nav = Navigation.FIRST_MESSAGE; // the end of the queue with a wait: back to the start
+                    b = buffered(c, tx, q, consumer, opts, nav, pos, bufferedPos, msgid, correlation, bufferedCondition,
+                            condition, chain);
+                }
+                if (b != null) {
+                    return List.of(b);
+                }
+                if (opts.deliveryMode() == DeliveryMode.BUFFERED) {
+                    if (msgid != null && !context.buffered().holds(q, consumer, msgid)) {
+                        throw new AqException(AqError.MESSAGE_NOT_FOUND, "No buffered message with id " + msgid + " in queue "
+                                + q.meta().qualifiedName() + (consumer == null ? "" : " for " + opts.consumerName()) + ".");
+                    }
+                    awaitMore(q, opts, navigation, nav, bufferedPos, deadline, version);
+                    continue;
+                }
+            }
             if (takes(q, consumer, opts, msgid, correlation, condition, chain, nav)) {
                 List<Message> got = take(c, tx, q, opts, nav, pos, max);
                 if (got.isEmpty() && pos.last != null && nav != Navigation.FIRST_MESSAGE
@@ -285,6 +346,51 @@ final class Dequeuer {
             }
             awaitMore(q, opts, navigation, nav, pos, deadline, version);
         }
+    }
+
+    /**
+     * The buffered message this dequeue gets, or null. BUFFERED: the first one the options select.
+     * PERSISTENT_OR_BUFFERED: that one only if it comes before the first persistent message the options
+     * select (looked at without claiming it) in the queue's order; else null, and the persistent path goes on.
+     */
+    private Message buffered(StoreConnection c, SessionTransaction tx, QueueRuntime q, String consumer, DequeueOptions opts,
+            Navigation nav, EngineSession.Position pos, EngineSession.Position bufferedPos, String msgid,
+            Predicate<String> correlation, Predicate<MessageView> bufferedCondition, Predicate<ReadyEntry> condition,
+            List<Transformation> chain) {
+        io.aqueduct.engine.buffered.BufferedMessages buffered = context.buffered();
+        io.aqueduct.engine.buffered.BufferedMessages.Request r = new io.aqueduct.engine.buffered.BufferedMessages.Request(
+                consumer, opts.mode(), nav == Navigation.FIRST_MESSAGE || msgid != null ? null : bufferedPos.last, msgid, correlation,
+                bufferedCondition, m -> transformed(m, chain));
+        if (opts.deliveryMode() == DeliveryMode.PERSISTENT_OR_BUFFERED) {
+            ReadyEntry head = buffered.peek(q, r);
+            if (head == null) {
+                return null;
+            }
+            QueueRuntime.Pick persistent = q.pick(new QueueRuntime.Request(tx, consumer, DequeueMode.BROWSE, nav, pos.last,
+                    msgid, correlation, condition, context.clock().millis(), c));
+            if (persistent instanceof QueueRuntime.Found f
+                    && ReadyEntry.order(q.meta().table().sortOrder()).compare(f.entry(), head) < 0) {
+                return null;
+            }
+        }
+        io.aqueduct.engine.buffered.BufferedMessages.Taken taken = buffered.dequeue(q, r);
+        if (taken == null) {
+            return null;
+        }
+        bufferedPos.last = taken.entry();
+        bufferedPos.correlation = opts.correlation();
+        return taken.message();
+    }
+
+    /** A dequeue condition and / or JMS selector as a test of a message's view (buffered messages). */
+    private static Predicate<MessageView> viewCondition(String text, String selectorText) {
+        boolean noSelector = selectorText == null || selectorText.isBlank();
+        if (text == null && noSelector) {
+            return null;
+        }
+        Expression aqCondition = text == null ? null : Expression.parse(text);
+        Expression selector = noSelector ? null : Expression.parseSelector(selectorText);
+        return view -> (aqCondition == null || aqCondition.test(view)) && (selector == null || selector.test(view));
     }
 
     /**

@@ -229,9 +229,9 @@ public final class EngineSession implements QueueSession {
      * @throws AqException 25254 when {@code waitSeconds} pass without a message
      */
     @Override
-    public Agent listen(List<Agent> agents, long waitSeconds) {
+    public Agent listen(List<Agent> agents, long waitSeconds, io.aqueduct.api.DeliveryMode deliveryMode) {
         checkOpen();
-        return guarded(() -> listening.listen(agents, waitSeconds));
+        return guarded(() -> listening.listen(agents, waitSeconds, deliveryMode));
     }
 
     /**

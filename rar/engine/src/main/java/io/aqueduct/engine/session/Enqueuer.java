@@ -10,6 +10,7 @@ import io.aqueduct.api.MessageProperties;
 import io.aqueduct.api.MessageState;
 import io.aqueduct.api.Agent;
 import io.aqueduct.api.Visibility;
+import io.aqueduct.api.DeliveryMode;
 import io.aqueduct.engine.queue.QualifiedName;
 import io.aqueduct.engine.payload.PayloadCodec;
 import io.aqueduct.engine.payload.UserPropertiesCodec;
@@ -47,8 +48,16 @@ final class Enqueuer {
         if (messages == null || messages.isEmpty() || messages.stream().anyMatch(java.util.Objects::isNull)) {
             throw new AqException(AqError.INVALID_VALUE, "Give at least one message to enqueue, and no null ones.");
         }
+        if (opts.deliveryMode() == DeliveryMode.PERSISTENT_OR_BUFFERED) {
+            throw new AqException(AqError.INVALID_VALUE, "An enqueue's delivery mode is PERSISTENT or BUFFERED;"
+                    + " PERSISTENT_OR_BUFFERED is for dequeues.");
+        }
         QueueRuntime q = queueForEnqueue(queue);
         QueueMeta meta = q.meta();
+        boolean buffered = opts.deliveryMode() == DeliveryMode.BUFFERED;
+        if (buffered) {
+            checkBuffered(meta, opts, messages);
+        }
         Transformation transformation = enqueueTransformation(meta, opts.transformation());
         if (transformation != null) {
             // the payloads are transformed first: the queue table's type, the rules and the store see the result
@@ -72,6 +81,9 @@ final class Enqueuer {
             consumers.add(Recipients.of(q, m, context.clock().now()));
             session.checkRecipientAddresses(meta, p.recipients());
         }
+        if (buffered) {
+            return enqueueBuffered(q, messages, payloads, userProperties, consumers);
+        }
         if (opts.visibility() == Visibility.IMMEDIATE) {
             SessionTransaction tx = new SessionTransaction(context.ids().nextTransactionId());
             StoreConnection own = session.autonomous();
@@ -87,6 +99,70 @@ final class Enqueuer {
         }
         return insert(session.connection(), session.transaction(), q, messages, payloads, userProperties, exceptionQueues,
                 consumers, null, null);
+    }
+
+    /**
+     * What AQ refuses for a buffered enqueue, before anything else is looked at: ON_COMMIT visibility (a
+     * buffered message is part of no transaction), a queue table with transactional grouping (25292),
+     * several messages at once (AQ has no array enqueue of buffered messages) and an exception queue
+     * (an expired buffered message is discarded, never moved).
+     */
+    private static void checkBuffered(QueueMeta meta, EnqueueOptions opts, List<Message> messages) {
+        if (opts.visibility() != Visibility.IMMEDIATE) {
+            throw new AqException(AqError.INVALID_VALUE, "A BUFFERED enqueue into " + meta.qualifiedName() + " needs"
+                    + " visibility IMMEDIATE: a buffered message is part of no transaction and is visible at once.");
+        }
+        if (meta.table().transactionalGrouping()) {
+            throw new AqException(AqError.BUFFERED_NOT_SUPPORTED, "Queue " + meta.qualifiedName() + " cannot hold buffered"
+                    + " messages: its queue table " + meta.table().qualifiedName() + " groups messages by transaction, and a"
+                    + " buffered message has none. Enqueue PERSISTENT messages there.");
+        }
+        if (messages.size() > 1) {
+            throw new AqException(AqError.INVALID_VALUE, "A BUFFERED enqueue takes one message at a time (AQ has no array"
+                    + " enqueue of buffered messages); got " + messages.size() + ".");
+        }
+        for (Message m : messages) {
+            if (m.properties().exceptionQueue() != null) {
+                throw new AqException(AqError.INVALID_VALUE, "A buffered message has no exception queue (it is discarded"
+                        + " when it expires); leave the exception queue of the message for " + meta.qualifiedName() + " unset.");
+            }
+        }
+    }
+
+    /**
+     * The buffered enqueue, once everything is checked: the messages go into this engine's memory, in no
+     * transaction; on a multi-consumer queue each local consumer gets its part (remote consumers are served by
+     * propagation, which moves persistent messages only: a message only they would receive is refused, 24033).
+     */
+    private List<MessageId> enqueueBuffered(QueueRuntime q, List<Message> messages, List<byte[]> payloads,
+            List<byte[]> userProperties, List<List<Subscriber>> consumers) {
+        QueueMeta meta = q.meta();
+        List<List<Subscriber>> local = new ArrayList<>(messages.size());
+        for (List<Subscriber> to : consumers) {
+            List<Subscriber> here = to == null ? null : to.stream().filter(Subscriber::local).toList();
+            if (here != null && here.isEmpty()) {
+                throw new AqException(AqError.NO_RECIPIENTS, "A buffered message for " + meta.qualifiedName() + " would"
+                        + " only go to remote consumers, and propagation moves persistent messages only: name a local"
+                        + " consumer, or enqueue it PERSISTENT.");
+            }
+            local.add(here);
+        }
+        long now = context.clock().millis();
+        List<io.aqueduct.engine.buffered.BufferedMessages.Enqueue> buffered = new ArrayList<>(messages.size());
+        List<MessageId> ids = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            MessageProperties p = messages.get(i).properties();
+            long seq = context.ids().nextSequence();
+            MessageId id = MessageId.of(context.ids().nextMessageId());
+            long readyAt = now + p.delay() * 1000;
+            long expiresAt = p.expiration() >= 0 ? readyAt + p.expiration() * 1000 : Long.MAX_VALUE;
+            ReadyEntry order = new ReadyEntry(id.toString(), p.priority(), now, seq, seq, p.correlation(), expiresAt);
+            buffered.add(new io.aqueduct.engine.buffered.BufferedMessages.Enqueue(order, payloads.get(i), userProperties.get(i),
+                    p.copy(), readyAt, local.get(i)));
+            ids.add(id);
+        }
+        context.buffered().enqueue(q, buffered);
+        return ids;
     }
 
     /**

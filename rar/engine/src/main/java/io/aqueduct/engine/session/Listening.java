@@ -25,7 +25,8 @@ final class Listening {
         this.context = session.context;
     }
 
-    Agent listen(List<Agent> agents, long waitSeconds) {
+    Agent listen(List<Agent> agents, long waitSeconds, io.aqueduct.api.DeliveryMode deliveryMode) {
+        io.aqueduct.api.DeliveryMode mode = deliveryMode == null ? io.aqueduct.api.DeliveryMode.PERSISTENT : deliveryMode;
         if (agents == null || agents.isEmpty() || agents.stream().anyMatch(java.util.Objects::isNull)) {
             throw new AqException(AqError.INVALID_VALUE, "LISTEN needs at least one agent, and no null ones.");
         }
@@ -61,8 +62,10 @@ final class Listening {
                 long seen = listeners.version();
                 for (int i = 0; i < agents.size(); i++) {
                     QueueRuntime q = queues.get(i);
-                    if (!q.dropped() && q.meta().dequeueEnabled()
-                            && q.hasAvailable(consumers.get(i), null, context.clock().millis(), session::autonomous)) {
+                    if (!q.dropped() && q.meta().dequeueEnabled() && (mode != io.aqueduct.api.DeliveryMode.PERSISTENT
+                            && context.buffered().hasAvailable(q, consumers.get(i), null)
+                            || mode != io.aqueduct.api.DeliveryMode.BUFFERED
+                            && q.hasAvailable(consumers.get(i), null, context.clock().millis(), session::autonomous))) {
                         return agents.get(i);
                     }
                 }

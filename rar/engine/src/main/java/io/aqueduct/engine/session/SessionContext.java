@@ -21,12 +21,14 @@ import java.util.function.BooleanSupplier;
  * @param registrations the notification registrations (REGISTER / UNREGISTER)
  * @param notifier plans the notifications of what an enqueue makes available
  * @param propagationReceiver runs propagation that arrives from another Aqueduct over HTTP
+ * @param buffered this engine's buffered messages (delivery mode BUFFERED)
  */
 public record SessionContext(Store store, Catalog catalog, TransformationCatalog transformations, AqClock clock, Ids ids,
         String defaultSchema, Limits limits, TransactionCompletion completion, Branches branches,
         AttemptJournal attemptJournal, AttemptLedger attemptLedger, QueueAdmin admin, io.aqueduct.engine.security.Privileges privileges,
         BooleanSupplier engineClosed, io.aqueduct.engine.notification.Registrations registrations,
-        io.aqueduct.engine.notification.Notifier notifier, PropagationReceiver propagationReceiver) {
+        io.aqueduct.engine.notification.Notifier notifier, PropagationReceiver propagationReceiver,
+        io.aqueduct.engine.buffered.BufferedMessages buffered) {
 
     /**
      * What an enqueue accepts and a dequeue reads back.

@@ -83,6 +83,14 @@ public final class TimeManager implements DueWork, AutoCloseable {
         beatWork.add(work);
     }
 
+    /** Due work kept in memory (buffered messages): given the time, it does what is due and returns its next due instant. */
+    private final List<java.util.function.LongUnaryOperator> inMemoryWork = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** {@code work} runs in each round, before the store's work, on this manager's clock. */
+    public void inMemoryWork(java.util.function.LongUnaryOperator work) {
+        inMemoryWork.add(work);
+    }
+
     private boolean inDoubt(String msgid) {
         return !inDoubt.isEmpty() && inDoubt.contains(msgid);
     }
@@ -191,7 +199,12 @@ public final class TimeManager implements DueWork, AutoCloseable {
     public long runDue() {
         processing.lock();
         try {
-            return runDueOnce();
+            // in-memory work first: it needs no store, so an outage of the store does not hold it up
+            long inMemoryNext = Long.MAX_VALUE;
+            for (java.util.function.LongUnaryOperator work : inMemoryWork) {
+                inMemoryNext = Math.min(inMemoryNext, work.applyAsLong(clock.millis()));
+            }
+            return Math.min(inMemoryNext, runDueOnce());
         } catch (RuntimeException e) {
             if (connection != null && connection.broken()) {
                 connection.closeQuietly(); // the next round opens a fresh one

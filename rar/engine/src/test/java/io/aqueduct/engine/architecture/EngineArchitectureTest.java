@@ -44,6 +44,7 @@ class EngineArchitectureTest {
                 .layer("Propagation").definedBy("io.aqueduct.engine.propagation..")
                 .layer("Sessions").definedBy("io.aqueduct.engine.session..")
                 .layer("Security").definedBy("io.aqueduct.engine.security..")
+                .layer("Buffered").definedBy("io.aqueduct.engine.buffered..")
                 .layer("Notifications").definedBy("io.aqueduct.engine.notification..")
                 .layer("Time").definedBy("io.aqueduct.engine.time..")
                 .layer("Transformations").definedBy("io.aqueduct.engine.transform..")
@@ -56,17 +57,19 @@ class EngineArchitectureTest {
                 // propagation is run by the engine and administered through DBMS_AQADM; it works through sessions
                 .whereLayer("Propagation").mayOnlyBeAccessedByLayers("Engine", "Administration")
                 .whereLayer("Sessions").mayOnlyBeAccessedByLayers("Engine", "Propagation")
+                // buffered messages: enqueued and dequeued by sessions, wired (view, time manager) by the engine
+                .whereLayer("Buffered").mayOnlyBeAccessedByLayers("Engine", "Sessions")
                 // privileges are checked by sessions and administration, granted through administration
                 .whereLayer("Security").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
                 // notifications are planned by sessions and registrations removed with their queues
                 .whereLayer("Notifications").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
                 .whereLayer("Time").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation",
-                        "Notifications")
+                        "Notifications", "Buffered")
                 .whereLayer("Transformations").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Propagation")
                 .whereLayer("Payloads").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Transformations",
-                        "Propagation", "Notifications")
+                        "Propagation", "Notifications", "Buffered")
                 .whereLayer("Queues").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Time",
-                        "Transformations", "Payloads", "Propagation", "Security", "Notifications")
+                        "Transformations", "Payloads", "Propagation", "Security", "Notifications", "Buffered")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions", "Time",
                         "Transformations", "Payloads", "Queues", "Propagation", "Security", "Notifications")
                 .check(engine);
