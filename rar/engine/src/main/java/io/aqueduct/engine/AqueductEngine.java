@@ -81,6 +81,7 @@ public final class AqueductEngine implements AqStore {
     private final io.aqueduct.engine.propagation.Propagator propagator;
     private final io.aqueduct.engine.notification.Registrations registrations;
     private final io.aqueduct.engine.notification.Notifier notifier;
+    private final io.aqueduct.engine.buffered.BufferedMessages buffered;
     /** What this engine's store is (see {@link #storeIdentity}); null when started from a bare dialect. */
     private final String identity;
     private volatile boolean closed;
@@ -179,7 +180,18 @@ public final class AqueductEngine implements AqStore {
         io.aqueduct.engine.buffered.BufferedMessages buffered = new io.aqueduct.engine.buffered.BufferedMessages(clock,
                 timeManager, b.maxBufferedBytes, b.bufferedEnqueueWaitMillis, b.deserializationFilter);
         timeManager.inMemoryWork(buffered::runDue); // the one clock drives buffered delays and expirations too
-        admin.bufferedView(buffered::view);
+        admin.buffered(new io.aqueduct.engine.admin.BufferedQueues() {
+            @Override
+            public java.util.List<io.aqueduct.api.BufferedQueueInfo> view() {
+                return buffered.view();
+            }
+
+            @Override
+            public void consumerRemoved(QueueRuntime queue, String consumerKey) {
+                buffered.dropConsumer(queue, consumerKey);
+            }
+        });
+        this.buffered = buffered;
         this.sessions = new SessionContext(store, catalog, transformations, clock, ids, defaultSchema,
                 new SessionContext.Limits(b.maxPayloadBytes, b.deserializationFilter), completion, branches,
                 attemptJournal, attemptLedger, admin, privileges, () -> closed, registrations, notifier,
@@ -469,6 +481,7 @@ public final class AqueductEngine implements AqStore {
         }
         links.close();
         notifier.close();
+        buffered.close(); // the buffered messages are lost here, as documented; waiting enqueuers are told
         timeManager.close();
         if (attemptLedger != null) {
             attemptLedger.close();

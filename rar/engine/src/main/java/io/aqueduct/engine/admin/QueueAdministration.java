@@ -347,16 +347,16 @@ public final class QueueAdministration implements QueueAdmin {
         return registrations.infos();
     }
 
-    /** What {@link #bufferedQueues()} shows: this engine's buffered messages (set once by the engine). */
-    private volatile java.util.function.Supplier<List<io.aqueduct.api.BufferedQueueInfo>> bufferedView = List::of;
+    /** This engine's buffered messages (set once by the engine, which builds them after administration). */
+    private volatile BufferedQueues buffered = BufferedQueues.NONE;
 
-    public void bufferedView(java.util.function.Supplier<List<io.aqueduct.api.BufferedQueueInfo>> view) {
-        this.bufferedView = view;
+    public void buffered(BufferedQueues buffered) {
+        this.buffered = buffered;
     }
 
     @Override
     public List<io.aqueduct.api.BufferedQueueInfo> bufferedQueues() {
-        return bufferedView.get();
+        return buffered.view();
     }
 
     @Override
@@ -710,6 +710,7 @@ public final class QueueAdministration implements QueueAdmin {
         subs.removeIf(s -> s.key().equals(existing.key()));
         q.subscribers(subs);
         q.dropLane(existing.key());
+        buffered.consumerRemoved(q, existing.key());
         affected.forEach(id -> dueWork.checkCompletion(id.trim()));
     }
 

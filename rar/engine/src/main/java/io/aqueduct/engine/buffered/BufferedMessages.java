@@ -63,6 +63,7 @@ public final class BufferedMessages {
     /** Delay ends and expirations, earliest first; entries of messages that left meanwhile are passed by. */
     private final PriorityQueue<DueAt> dueAt = new PriorityQueue<>(Comparator.comparingLong(DueAt::at));
     private long usedBytes;
+    private boolean closed;
 
     private record DueAt(long at, long queueId, String msgid) {
     }
@@ -130,7 +131,10 @@ public final class BufferedMessages {
         long deadline = clock.millis() + enqueueWaitMillis;
         lock.lock();
         try {
-            while (usedBytes + size > maxBytes) {
+            while (usedBytes + size > maxBytes || closed) {
+                if (closed) {
+                    throw closedError();
+                }
                 long remaining = deadline - clock.millis();
                 if (remaining <= 0) {
                     throw new AqException(AqError.FLOW_CONTROL, "Flow control: the buffered messages of this engine take "
@@ -385,6 +389,52 @@ public final class BufferedMessages {
         lock.lock();
         try {
             return dueAt.isEmpty() ? Long.MAX_VALUE : dueAt.peek().at();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static AqException closedError() {
+        return new AqException(AqError.SESSION_STATE, "The Aqueduct engine was closed: it holds no buffered messages any more.");
+    }
+
+    /**
+     * A consumer left the queue (subscriber removed): its copies are dropped, and a message nobody else
+     * has still to dequeue leaves memory.
+     */
+    public void dropConsumer(QueueRuntime queue, String consumerKey) {
+        lock.lock();
+        try {
+            Queue q = queues.get(queue.meta().id());
+            TreeSet<ReadyEntry> lane = q == null ? null : q.lanes.remove(consumerKey);
+            if (lane == null) {
+                return;
+            }
+            q.consumerNames.remove(consumerKey);
+            boolean freed = false;
+            for (ReadyEntry e : lane) {
+                BufferedMessage m = q.messages.get(e.msgid);
+                if (m != null) {
+                    freed |= removePart(q, m, false);
+                }
+            }
+            if (freed) {
+                space.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The engine closes: every buffered message is dropped; enqueuers waiting for memory fail. */
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            queues.clear();
+            dueAt.clear();
+            usedBytes = 0;
+            space.signalAll();
         } finally {
             lock.unlock();
         }

@@ -239,6 +239,24 @@ class BufferedMessagingTest extends EngineFixture {
     }
 
     @Test
+    void removing_a_subscriber_drops_its_buffered_copies_and_frees_what_nobody_else_has_to_dequeue() {
+        startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT).multipleConsumers(true),
+                QueueProperties.create());
+        admin.addSubscriber(Q, Agent.named("STAYS"), "corrid = 'BOTH'");
+        admin.addSubscriber(Q, Agent.named("LEAVES"), null);
+        QueueSession s = session();
+        s.enqueue(Q, BUFFERED, text("for both", MessageProperties.create().correlation("BOTH")));
+        s.enqueue(Q, BUFFERED, text("for the leaver", MessageProperties.create().correlation("ONE")));
+
+        admin.removeSubscriber(Q, Agent.named("LEAVES"));
+        assertThat(bufferedQueue(Q).subscriberMessages()).isEqualTo(Map.of("STAYS", 1L));
+        assertThat(bufferedQueue(Q).messages()).isEqualTo(1);
+        assertThat(drain(s, Q, buffered().consumerName("LEAVES"))).isEmpty();
+        assertThat(drain(s, Q, buffered().consumerName("STAYS"))).containsExactly("for both");
+        assertThat(bufferedQueue(Q).bytes()).isZero();
+    }
+
+    @Test
     void a_buffered_message_only_remote_consumers_would_receive_is_refused() {
         startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT).multipleConsumers(true),
                 QueueProperties.create());
