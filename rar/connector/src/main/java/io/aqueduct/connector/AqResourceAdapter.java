@@ -104,6 +104,16 @@ public class AqResourceAdapter implements ResourceAdapter {
             + "(AQ-24097) before anything is written. Default 64 MiB.", defaultValue = "67108864")
     private Long maxPayloadBytes = AqueductEngine.Builder.DEFAULT_MAX_PAYLOAD_BYTES;
 
+    @ConfigProperty(description = "The memory the buffered messages (delivery mode BUFFERED, kept in this server's "
+            + "memory and lost when it stops) may take together, in bytes; a buffered enqueue beyond it waits for "
+            + "bufferedEnqueueWaitMillis, then fails (AQ-25307). Default 64 MiB.", defaultValue = "67108864")
+    private Long maxBufferedBytes = AqueductEngine.Builder.DEFAULT_MAX_BUFFERED_BYTES;
+
+    @ConfigProperty(description = "How long a buffered enqueue waits, in milliseconds, for dequeues to free memory "
+            + "when maxBufferedBytes is reached before it fails with AQ-25307; 0: it fails at once. Default 5000.",
+            defaultValue = "5000")
+    private Long bufferedEnqueueWaitMillis = AqueductEngine.Builder.DEFAULT_BUFFERED_ENQUEUE_WAIT_MILLIS;
+
     @ConfigProperty(description = "Shared stores only: where this server listens for the other servers' wake-ups (UDP "
             + "datagrams; the address is registered in the store, where the others find it): host, host:port, :port or "
             + "[IPv6 address]:port, the host being the address the other servers reach this one at; 'off' for the "
@@ -159,7 +169,10 @@ public class AqResourceAdapter implements ResourceAdapter {
             AqueductEngine.Builder b = AqueductEngine.builder().user(user)
                     .defaultSchema(blankToNull(defaultSchema)).timeManager(Boolean.TRUE.equals(timeManagerEnabled))
                     .deserializationFilter(blankToNull(deserializationFilter))
-                    .maxPayloadBytes(maxPayloadBytes == null ? AqueductEngine.Builder.DEFAULT_MAX_PAYLOAD_BYTES : maxPayloadBytes);
+                    .maxPayloadBytes(maxPayloadBytes == null ? AqueductEngine.Builder.DEFAULT_MAX_PAYLOAD_BYTES : maxPayloadBytes)
+                    .maxBufferedBytes(maxBufferedBytes == null ? AqueductEngine.Builder.DEFAULT_MAX_BUFFERED_BYTES : maxBufferedBytes)
+                    .bufferedEnqueueWaitMillis(bufferedEnqueueWaitMillis == null
+                            ? AqueductEngine.Builder.DEFAULT_BUFFERED_ENQUEUE_WAIT_MILLIS : bufferedEnqueueWaitMillis);
             b.administrators(administrators == null || administrators.isBlank()
                     ? System.getProperty("aqueduct.administrators") : administrators);
             if (blankToNull(signalAddress) != null) {
@@ -462,6 +475,22 @@ public class AqResourceAdapter implements ResourceAdapter {
 
     public void setMaxPayloadBytes(Long maxPayloadBytes) {
         this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    public Long getMaxBufferedBytes() {
+        return maxBufferedBytes;
+    }
+
+    public void setMaxBufferedBytes(Long maxBufferedBytes) {
+        this.maxBufferedBytes = maxBufferedBytes;
+    }
+
+    public Long getBufferedEnqueueWaitMillis() {
+        return bufferedEnqueueWaitMillis;
+    }
+
+    public void setBufferedEnqueueWaitMillis(Long bufferedEnqueueWaitMillis) {
+        this.bufferedEnqueueWaitMillis = bufferedEnqueueWaitMillis;
     }
 
     public String getMailHost() {

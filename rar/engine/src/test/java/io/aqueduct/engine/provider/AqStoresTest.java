@@ -75,6 +75,23 @@ class AqStoresTest {
     }
 
     @Test
+    void the_buffered_message_limit_and_wait_reach_the_engine() {
+        try (AqStore s = AqStores.open(Map.of(AqStores.STORE_MEMORY, "buffered_limits", AqStores.MAX_BUFFERED_BYTES, "1000",
+                AqStores.BUFFERED_ENQUEUE_WAIT_MILLIS, "0"))) {
+            s.admin().createQueueTable("ticks_qtab", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            s.admin().createQueue("ticks", "ticks_qtab", QueueProperties.create());
+            s.admin().startQueue("ticks", true, true);
+            io.aqueduct.api.EnqueueOptions buffered = io.aqueduct.api.EnqueueOptions.create()
+                    .deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED).visibility(io.aqueduct.api.Visibility.IMMEDIATE);
+            try (QueueSession session = s.openSession()) {
+                session.enqueue("ticks", buffered, Message.of("x".repeat(600))); // 600 + 256 counted: most of the 1000
+                AqException full = expectError(AqError.FLOW_CONTROL, () -> session.enqueue("ticks", buffered, Message.of("y")));
+                assertThat(full.getMessage()).contains("1000 bytes", "within 0 ms");
+            }
+        }
+    }
+
+    @Test
     void a_jdbc_url_with_login_and_an_in_memory_store_open_too() {
         Map<String, String> jdbc = Map.of(AqStores.STORE_URL, "jdbc:derby:memory:aqstores_url;create=true",
                 AqStores.STORE_USER, "app", AqStores.STORE_PASSWORD, "");
@@ -100,6 +117,9 @@ class AqStoresTest {
         assertRefused(Map.of(AqStores.STORE_DIRECTORY, " "), AqStores.STORE_DIRECTORY, "is empty");
         assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAX_PAYLOAD_BYTES, "64MiB"), AqStores.MAX_PAYLOAD_BYTES, "'64MiB'");
         assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAX_PAYLOAD_BYTES, "0"), AqStores.MAX_PAYLOAD_BYTES);
+        assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAX_BUFFERED_BYTES, "0"), AqStores.MAX_BUFFERED_BYTES, "'0'");
+        assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.BUFFERED_ENQUEUE_WAIT_MILLIS, "-1"),
+                AqStores.BUFFERED_ENQUEUE_WAIT_MILLIS, "'-1'");
         assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.TIME_MANAGER, "yes"), AqStores.TIME_MANAGER, "'yes'");
         assertRefused(Map.of(AqStores.STORE_DIRECTORY, d, AqStores.MAIL_HOST, "smtp.example.com", AqStores.MAIL_PORT, "0"),
                 AqStores.MAIL_PORT, "'0'");
