@@ -58,6 +58,12 @@ public final class Bench {
      */
     static final String JMS_FILTER = "^aqueduct(-jms)?/[a-z]+/(commit-each|batch-100)";
     /**
+     * The filter {@code buffered} (bench/run buffered): buffered messages (delivery mode BUFFERED, in the
+     * engine's memory: the system {@code aqueduct-buffered}) beside persistent ones, one message per call,
+     * 1p1c and 4p4c (AQ has no array operations on buffered messages, so no batch case).
+     */
+    static final String BUFFERED_FILTER = "^aqueduct(-buffered)?/[a-z]+/commit-each/(1p1c|4p4c)";
+    /**
      * The filter {@code propagation} (bench/run propagation): AQ propagation and the plain dequeue +
      * enqueue loop beside it, which the {@code ratio-propagation} lines compare with.
      */
@@ -171,7 +177,8 @@ public final class Bench {
 
     public static void main(String[] args) throws Exception {
         String filter = args.length > 0 ? args[0] : "";
-        int code = new Bench().run(filter.equals("jms") ? JMS_FILTER : filter.equals("propagation") ? PROPAGATION_FILTER : filter);
+        int code = new Bench().run(filter.equals("jms") ? JMS_FILTER : filter.equals("propagation") ? PROPAGATION_FILTER
+                : filter.equals("buffered") ? BUFFERED_FILTER : filter);
         System.exit(code);
     }
 
@@ -202,14 +209,23 @@ public final class Bench {
         if (jms != null) {
             systems.add(jms);
         }
+        // buffered messages only when asked for (bench/run buffered): a run of everything stays as it was
+        boolean buffered = filterText.contains("buffered");
+        Supplier<QueueSystem> bufferedAqueduct = buffered ? bufferedFactory() : null;
+        if (bufferedAqueduct != null) {
+            systems.add(new SystemDef("aqueduct-buffered", bufferedAqueduct));
+        }
         systems.add(new SystemDef("raw-jdbc", RawJdbcSystem::new));
 
-        List<CaseDef> cases = List.of(
+        List<CaseDef> cases = new ArrayList<>(List.of(
                 new CaseDef("commit-each/1p1c", this::commitEach1p1c),
                 new CaseDef("batch-100/1p1c", this::batch1p1c),
                 new CaseDef("commit-each/2p2c", s -> concurrent(s, 2, 2)),
                 // JMS: a transacted session committed after each send / receive (commit-each/1p1c is AUTO_ACKNOWLEDGE)
-                new CaseDef("commit-each-tx/1p1c", this::commitEach1p1c, true));
+                new CaseDef("commit-each-tx/1p1c", this::commitEach1p1c, true)));
+        if (buffered) {
+            cases.add(new CaseDef("commit-each/4p4c", s -> concurrent(s, 4, 4)));
+        }
         List<Extra> extras = new ArrayList<>();
         for (String name : EXTRA_CLASSES) {
             Extra extra = extra(name);
@@ -372,6 +388,23 @@ public final class Bench {
             }
         };
         return new SystemDef("aqueduct-jms", make.apply(false), make.apply(true));
+    }
+
+    /** Aqueduct with buffered messages (AqueductSystem(true)), or null when the engine is not on the class path. */
+    private static Supplier<QueueSystem> bufferedFactory() {
+        Class<?> type;
+        try {
+            type = Class.forName(AQUEDUCT_CLASS);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+        return () -> {
+            try {
+                return (QueueSystem) type.getDeclaredConstructor(boolean.class).newInstance(true);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot create " + AQUEDUCT_CLASS + " (buffered)", e);
+            }
+        };
     }
 
     private static Supplier<QueueSystem> aqueductFactory() {

@@ -28,11 +28,24 @@ public final class AqueductSystem implements QueueSystem {
     static final String QUEUE_TABLE = "BENCH_QT";
     static final String QUEUE = "BENCH_Q";
 
+    /** The memory a buffered run may fill: a phase enqueues up to bench.maxMessages (200,000) 1 KiB messages. */
+    private static final long BUFFERED_BYTES = 512L * 1024 * 1024;
+
     private AqueductEngine engine;
+    /** Buffered messages (delivery mode BUFFERED: in memory, no transaction) instead of persistent ones. */
+    private final boolean buffered;
+
+    public AqueductSystem() {
+        this(false);
+    }
+
+    public AqueductSystem(boolean buffered) {
+        this.buffered = buffered;
+    }
 
     @Override
     public String name() {
-        return "aqueduct";
+        return buffered ? "aqueduct-buffered" : "aqueduct";
     }
 
     @Override
@@ -41,7 +54,7 @@ public final class AqueductSystem implements QueueSystem {
             SharedStores.empty(store);
         }
         // Derby: dir/db, as the raw-jdbc side (Derby creates the database directory itself)
-        engine = SharedStores.engine(store, dir);
+        engine = SharedStores.engine(store, dir, buffered ? BUFFERED_BYTES : AqueductEngine.Builder.DEFAULT_MAX_BUFFERED_BYTES);
         QueueAdmin admin = engine.admin();
         admin.createQueueTable(QUEUE_TABLE, QueueTableProperties.create()
                 .payloadType(PayloadType.RAW)
@@ -52,12 +65,12 @@ public final class AqueductSystem implements QueueSystem {
 
     @Override
     public Producer producer() {
-        return new AqProducer(engine.openSession());
+        return new AqProducer(engine.openSession(), buffered);
     }
 
     @Override
     public Consumer consumer() {
-        return new AqConsumer(engine.openSession());
+        return new AqConsumer(engine.openSession(), buffered);
     }
 
     @Override
@@ -78,10 +91,12 @@ public final class AqueductSystem implements QueueSystem {
 
     private static final class AqProducer implements Producer {
         private final QueueSession s;
-        private final EnqueueOptions options = EnqueueOptions.create();
+        private final EnqueueOptions options;
 
-        AqProducer(QueueSession s) {
+        AqProducer(QueueSession s, boolean buffered) {
             this.s = s;
+            this.options = buffered ? EnqueueOptions.create().deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED)
+                    .visibility(io.aqueduct.api.Visibility.IMMEDIATE) : EnqueueOptions.create();
         }
 
         @Override
@@ -118,11 +133,15 @@ public final class AqueductSystem implements QueueSystem {
 
     private static final class AqConsumer implements Consumer {
         private final QueueSession s;
-        private final DequeueOptions noWait = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT);
-        private final DequeueOptions shortWait = DequeueOptions.create().waitSeconds(1);
+        private final DequeueOptions noWait;
+        private final DequeueOptions shortWait;
 
-        AqConsumer(QueueSession s) {
+        AqConsumer(QueueSession s, boolean buffered) {
             this.s = s;
+            DequeueOptions base = buffered ? DequeueOptions.create().deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED)
+                    .visibility(io.aqueduct.api.Visibility.IMMEDIATE) : DequeueOptions.create();
+            this.noWait = base.copy().waitSeconds(DequeueOptions.NO_WAIT);
+            this.shortWait = base.copy().waitSeconds(1);
         }
 
         private byte[] one(DequeueOptions options) {

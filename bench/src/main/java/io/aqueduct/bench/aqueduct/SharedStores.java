@@ -52,9 +52,15 @@ final class SharedStores {
      * names in schema {@value BenchStore#SCHEMA}.
      */
     static AqueductEngine engine(BenchStore store, Path dir) {
+        return engine(store, dir, AqueductEngine.Builder.DEFAULT_MAX_BUFFERED_BYTES);
+    }
+
+    /** As {@link #engine(BenchStore, Path)}, its buffered messages taking up to {@code maxBufferedBytes}. */
+    static AqueductEngine engine(BenchStore store, Path dir, long maxBufferedBytes) {
         if (!store.shared()) {
-            return AqueductEngine.builder().derbyDirectory(dir.resolve("db")).start();
+            return AqueductEngine.builder().derbyDirectory(dir.resolve("db")).maxBufferedBytes(maxBufferedBytes).start();
         }
-        return AqueductEngine.builder().jdbc(store.url, store.user, store.password).defaultSchema(BenchStore.SCHEMA).start();
+        return AqueductEngine.builder().jdbc(store.url, store.user, store.password).defaultSchema(BenchStore.SCHEMA)
+                .maxBufferedBytes(maxBufferedBytes).start();
     }
 }
