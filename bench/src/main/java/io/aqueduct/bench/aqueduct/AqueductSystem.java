@@ -92,9 +92,11 @@ public final class AqueductSystem implements QueueSystem {
     private static final class AqProducer implements Producer {
         private final QueueSession s;
         private final EnqueueOptions options;
+        private final boolean buffered;
 
         AqProducer(QueueSession s, boolean buffered) {
             this.s = s;
+            this.buffered = buffered;
             this.options = buffered ? EnqueueOptions.create().deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED)
                     .visibility(io.aqueduct.api.Visibility.IMMEDIATE) : EnqueueOptions.create();
         }
@@ -112,6 +114,13 @@ public final class AqueductSystem implements QueueSystem {
 
         @Override
         public void enqueueBatchCommit(List<byte[]> payloads) {
+            if (buffered) {
+                // AQ has no array enqueue of buffered messages: one call each (only the warm-up does this)
+                for (byte[] p : payloads) {
+                    enqueueCommit(p);
+                }
+                return;
+            }
             List<Message> messages = new ArrayList<>(payloads.size());
             for (byte[] p : payloads) {
                 messages.add(Message.of(p));
@@ -135,9 +144,11 @@ public final class AqueductSystem implements QueueSystem {
         private final QueueSession s;
         private final DequeueOptions noWait;
         private final DequeueOptions shortWait;
+        private final boolean buffered;
 
         AqConsumer(QueueSession s, boolean buffered) {
             this.s = s;
+            this.buffered = buffered;
             DequeueOptions base = buffered ? DequeueOptions.create().deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED)
                     .visibility(io.aqueduct.api.Visibility.IMMEDIATE) : DequeueOptions.create();
             this.noWait = base.copy().waitSeconds(DequeueOptions.NO_WAIT);
@@ -179,6 +190,14 @@ public final class AqueductSystem implements QueueSystem {
 
         @Override
         public List<byte[]> dequeueBatchCommit(int max) {
+            if (buffered) {
+                // AQ dequeues buffered messages one at a time: one call each (only the warm-up does this)
+                List<byte[]> out = new ArrayList<>();
+                for (byte[] b; out.size() < max && (b = dequeueCommit()) != null;) {
+                    out.add(b);
+                }
+                return out;
+            }
             List<Message> got;
             try {
                 got = s.dequeueArray(QUEUE, noWait, max);
