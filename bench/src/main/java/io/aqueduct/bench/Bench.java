@@ -60,9 +60,10 @@ public final class Bench {
     /**
      * The filter {@code buffered} (bench/run buffered): buffered messages (delivery mode BUFFERED, in the
      * engine's memory: the system {@code aqueduct-buffered}) beside persistent ones, one message per call,
-     * 1p1c and 4p4c (AQ has no array operations on buffered messages, so no batch case).
+     * 1p1c and 4p4c (AQ has no array operations on buffered messages, so no batch case), and the wake-up of a
+     * blocked buffered dequeue (BufferedLatencyBench).
      */
-    static final String BUFFERED_FILTER = "^aqueduct(-buffered)?/[a-z]+/commit-each/(1p1c|4p4c)";
+    static final String BUFFERED_FILTER = "^aqueduct(-buffered)?/[a-z]+/commit-each/(1p1c|4p4c)|^aqueduct-buffered/derby/wake/";
     /**
      * The filter {@code propagation} (bench/run propagation): AQ propagation and the plain dequeue +
      * enqueue loop beside it, which the {@code ratio-propagation} lines compare with.
@@ -75,7 +76,7 @@ public final class Bench {
     static final List<String> EXTRA_CLASSES = List.of("io.aqueduct.bench.aqueduct.SubscribersBench",
             "io.aqueduct.bench.aqueduct.NodesBench", "io.aqueduct.bench.aqueduct.PropagationBench",
             "io.aqueduct.bench.aqueduct.DepthBench", "io.aqueduct.bench.aqueduct.LatenessBench",
-            "io.aqueduct.bench.aqueduct.LatencyBench");
+            "io.aqueduct.bench.aqueduct.LatencyBench", "io.aqueduct.bench.aqueduct.BufferedLatencyBench");
     static final int BATCH = 100;
 
     private final double phaseSeconds = Double.parseDouble(System.getProperty("bench.seconds", "4"));

@@ -31,9 +31,22 @@ import java.util.concurrent.atomic.AtomicReference;
  * returning to the consumer's {@code dequeue()} returning (System.nanoTime), {@code e2e} = from
  * before the {@code enqueue} call (adds the durable commit).
  */
-public final class LatencyBench implements Bench.Extra {
+public class LatencyBench implements Bench.Extra {
     static final String KEY = "aqueduct/derby/wake/1node";
     static final long STOP = -1;
+
+    /** The scenario's key; for buffered messages (BufferedLatencyBench) the enqueue is BUFFERED and the wait too. */
+    private final String key;
+    private final boolean buffered;
+
+    public LatencyBench() {
+        this(KEY, false);
+    }
+
+    LatencyBench(String key, boolean buffered) {
+        this.key = key;
+        this.buffered = buffered;
+    }
 
     private final int wakeCount = Integer.getInteger("bench.wakeCount", 200);
     private final int wakeWarmup = Integer.getInteger("bench.wakeWarmup", 20);
@@ -42,7 +55,7 @@ public final class LatencyBench implements Bench.Extra {
 
     @Override
     public List<String> scenarios() {
-        return List.of(KEY);
+        return List.of(key);
     }
 
     @Override
@@ -60,7 +73,9 @@ public final class LatencyBench implements Bench.Extra {
             CountDownLatch open = new CountDownLatch(1);
             AqueductEngine e = engine;
             consumer = new Thread(() -> {
-                DequeueOptions wait = DequeueOptions.create().waitSeconds(120);
+                DequeueOptions wait = buffered ? DequeueOptions.create().deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED)
+                        .visibility(io.aqueduct.api.Visibility.IMMEDIATE).waitSeconds(120)
+                        : DequeueOptions.create().waitSeconds(120);
                 try (QueueSession s = e.openSession()) {
                     open.countDown();
                     while (true) {
@@ -98,7 +113,8 @@ public final class LatencyBench implements Bench.Extra {
             double[] e2eMs = new double[wakeCount];
             double[] commitMs = new double[wakeCount];
             try (QueueSession s = engine.openSession()) {
-                EnqueueOptions options = EnqueueOptions.create();
+                EnqueueOptions options = buffered ? EnqueueOptions.create().deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED)
+                        .visibility(io.aqueduct.api.Visibility.IMMEDIATE) : EnqueueOptions.create();
                 for (int i = 1; i <= total; i++) {
                     long before = System.nanoTime();
                     s.enqueue(NodesBench.WAKE_QUEUE, options, Message.of(Payloads.of(i)));
@@ -131,15 +147,15 @@ public final class LatencyBench implements Bench.Extra {
             Arrays.sort(e2eMs);
             Arrays.sort(commitMs);
             System.out.printf(Locale.ROOT, "BENCH %s wake_p50_ms=%.2f wake_p99_ms=%.2f wake_max_ms=%.2f e2e_p50_ms=%.2f e2e_p99_ms=%.2f"
-                    + " commit_p50_ms=%.2f n=%d gap_ms=%d-%d setup_s=%.1f%n", KEY, LatenessBench.pct(wakeMs, 0.50),
+                    + " commit_p50_ms=%.2f n=%d gap_ms=%d-%d setup_s=%.1f%n", key, LatenessBench.pct(wakeMs, 0.50),
                     LatenessBench.pct(wakeMs, 0.99), wakeMs[wakeMs.length - 1], LatenessBench.pct(e2eMs, 0.50),
                     LatenessBench.pct(e2eMs, 0.99), LatenessBench.pct(commitMs, 0.50), wakeCount, gapMinMs, gapMinMs + gapSpreadMs,
                     setup);
             return true;
         } catch (Throwable x) {
-            System.out.println("# run " + KEY + " FAILED: " + x);
+            System.out.println("# run " + key + " FAILED: " + x);
             x.printStackTrace(System.out);
-            System.out.println("BENCH " + KEY + " wake_p50_ms=n/a wake_p99_ms=n/a n=0 failed=1");
+            System.out.println("BENCH " + key + " wake_p50_ms=n/a wake_p99_ms=n/a n=0 failed=1");
             return false;
         } finally {
             if (consumer != null && consumer.isAlive()) {
@@ -149,7 +165,7 @@ public final class LatencyBench implements Bench.Extra {
                 try {
                     engine.close();
                 } catch (RuntimeException x) {
-                    System.out.println("# " + KEY + ": close failed: " + x);
+                    System.out.println("# " + key + ": close failed: " + x);
                 }
             }
             if (!Boolean.getBoolean("bench.keep")) {
