@@ -201,7 +201,8 @@ public class AqResourceAdapter implements ResourceAdapter {
                 b.jdbc(storeUrl.trim(), blankToNull(storeUser), blankToNull(storePassword));
             }
             // the time manager, propagation, notifications, the cross-node signals and the attempt ledger: long Work
-            // (up to seven, three on Derby; as many again per database link to a store this JVM has not open), supervised by the container
+            // (up to seven, three on Derby; as many again per database link to a store this JVM has not open), supervised by
+            // the container; and up to four notification workers while notifications are being delivered
             b.backgroundExecutor(task -> startWork(workManager, task));
             // both parsed before the store opens: a malformed definition creates nothing
             QueueDefinitions links = QueueDefinitions.parseLinks(databaseLinks == null || databaseLinks.isBlank()
