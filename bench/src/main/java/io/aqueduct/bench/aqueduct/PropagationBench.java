@@ -45,6 +45,11 @@ import java.util.stream.Collectors;
  * it), so its consumer is here too. plain-move commits the destination's transaction, then the
  * source's (one per message on each store; a crash between the two would deliver twice, which
  * propagation's receipts prevent).
+ * <li>{@code to-derby-http}: as {@code to-derby}, but the link's URL is an HTTP servlet on the loopback
+ * interface (propagation over HTTP): a JDK HTTP server in this JVM does what aqueduct.war's servlet
+ * does with a batch ({@code receivePropagation} in a session of the destination engine, commit,
+ * answer), so the figure is the HTTP path's cost (requests, encoding, one transaction per request)
+ * without a servlet container's. plain-move is the same in-JVM loop as for {@code to-derby}.
  * </ul>
  *
  * Every run has a fresh store (or the emptied benchmark place on a server) with a multi-consumer
@@ -84,13 +89,18 @@ public final class PropagationBench implements Bench.Extra {
 
     /** A case: its source store, its name, and the destination store (null: the source store). */
     record Case(String source, String name, String destination) {
+        boolean overHttp() {
+            return name.endsWith("-http");
+        }
+
         String key(String system) {
             return system + "/" + source + "/" + name;
         }
     }
 
     static final List<Case> CASES = List.of(new Case("derby", "in-store", null), new Case("derby", "to-derby", "derby"),
-            new Case("derby", "to-postgres", "postgres"), new Case("postgres", "in-store", null),
+            new Case("derby", "to-derby-http", "derby"), new Case("derby", "to-postgres", "postgres"),
+            new Case("postgres", "in-store", null),
             new Case("mariadb", "in-store", null));
 
     private final int messages = Integer.getInteger("bench.propagation.messages", 2000);
@@ -170,6 +180,7 @@ public final class PropagationBench implements Bench.Extra {
         AqueductEngine source = null;
         AqueductEngine destination = null;
         Mover mover = null;
+        com.sun.net.httpserver.HttpServer servlet = null;
         try {
             double fsync = Bench.fsyncRate(base);
             dir = Files.createDirectory(base.resolve(system + "-" + c.source() + "-" + c.name() + "-r" + (round + 1)));
@@ -191,7 +202,12 @@ public final class PropagationBench implements Bench.Extra {
             createQueue(dst, DST_QT, DST_Q, false);
             Switch onOff;
             if (system.equals(PROPAGATION)) {
-                onOff = propagation(source, to, dir.resolve("dst").resolve("db"));
+                String httpUrl = null;
+                if (c.overHttp()) {
+                    servlet = servlet(dst);
+                    httpUrl = "http://127.0.0.1:" + servlet.getAddress().getPort() + "/aqueduct/aqserv/servlet";
+                }
+                onOff = propagation(source, to, dir.resolve("dst").resolve("db"), httpUrl);
             } else {
                 source.admin().addSubscriber(SRC_Q, Agent.named(MOVER), null);
                 mover = new Mover(source, dst);
@@ -230,6 +246,9 @@ public final class PropagationBench implements Bench.Extra {
                 mover.close();
             }
             closeQuietly(key, source); // first: its link does not own the destination engine
+            if (servlet != null) {
+                servlet.stop(0);
+            }
             closeQuietly(key, destination);
             if (dir != null && !Boolean.getBoolean("bench.keep")) {
                 Bench.deleteTree(dir);
@@ -237,6 +256,37 @@ public final class PropagationBench implements Bench.Extra {
             System.out.flush();
         }
         return r;
+    }
+
+    /**
+     * What aqueduct.war's servlet does with a propagation request, on the loopback interface: the request in one
+     * session of {@code destination} (as its engine user), committed before the answer; a refusal as the servlet sends it.
+     */
+    private static com.sun.net.httpserver.HttpServer servlet(AqueductEngine destination) throws java.io.IOException {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/aqueduct/aqserv/servlet", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            byte[] answer;
+            int status = 200;
+            try (io.aqueduct.api.QueueSession session = destination.openSession()) {
+                try {
+                    answer = session.receivePropagation(body);
+                    session.commit();
+                    exchange.getResponseHeaders().add("Content-Type", "application/vnd.aqueduct.propagation");
+                } catch (io.aqueduct.api.AqException e) {
+                    session.rollback();
+                    answer = String.valueOf(e.getMessage()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().add("X-Aqueduct-Error", String.valueOf(e.errorCode()));
+                    status = 409;
+                }
+            }
+            exchange.sendResponseHeaders(status, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+        return server;
     }
 
     private static void closeQuietly(String key, AqueductEngine engine) {
@@ -268,11 +318,13 @@ public final class PropagationBench implements Bench.Extra {
      * The remote subscriber and the schedule (latency 0), and the database link for another store,
      * whose engine is open in this JVM (the link finds it). Returned switched off.
      */
-    private static Switch propagation(AqueductEngine source, BenchStore to, Path derbyDirectory) {
+    private static Switch propagation(AqueductEngine source, BenchStore to, Path derbyDirectory, String httpUrl) {
         QueueAdmin admin = source.admin();
         String address = DST_Q;
         if (to != null) {
-            if (to.shared()) {
+            if (httpUrl != null) {
+                admin.createDatabaseLink(LINK, httpUrl, "bench", "bench");
+            } else if (to.shared()) {
                 admin.createDatabaseLink(LINK, to.url, to.user, to.password);
             } else {
                 admin.createDatabaseLink(LINK, derbyDirectory.toString(), null, null);
