@@ -263,6 +263,8 @@ public final class PropagationBench implements Bench.Extra {
      * session of {@code destination} (as its engine user), committed before the answer; a refusal as the servlet sends it.
      */
     private static com.sun.net.httpserver.HttpServer servlet(AqueductEngine destination) throws java.io.IOException {
+        // as a servlet container does (Grizzly sets TCP_NODELAY): else the JDK server's answer waits on the client's delayed ACK
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/aqueduct/aqserv/servlet", exchange -> {
