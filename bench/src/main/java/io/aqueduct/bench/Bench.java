@@ -200,7 +200,7 @@ public final class Bench {
         setDefault("derby.system.home", base.toString()); // derby.log goes there, not into the work tree
 
         List<SystemDef> systems = new ArrayList<>();
-        Supplier<QueueSystem> aqueduct = aqueductFactory();
+        Supplier<QueueSystem> aqueduct = aqueductFactory(false);
         if (aqueduct != null) {
             systems.add(new SystemDef("aqueduct", aqueduct));
         } else if (filter.matcher("aqueduct/").find() || filterText.isEmpty()) {
@@ -212,7 +212,7 @@ public final class Bench {
         }
         // buffered messages only when asked for (bench/run buffered): a run of everything stays as it was
         boolean buffered = filterText.contains("buffered");
-        Supplier<QueueSystem> bufferedAqueduct = buffered ? bufferedFactory() : null;
+        Supplier<QueueSystem> bufferedAqueduct = buffered ? aqueductFactory(true) : null;
         if (bufferedAqueduct != null) {
             systems.add(new SystemDef("aqueduct-buffered", bufferedAqueduct));
         }
@@ -391,8 +391,8 @@ public final class Bench {
         return new SystemDef("aqueduct-jms", make.apply(false), make.apply(true));
     }
 
-    /** Aqueduct with buffered messages (AqueductSystem(true)), or null when the engine is not on the class path. */
-    private static Supplier<QueueSystem> bufferedFactory() {
+    /** Aqueduct, with buffered messages or persistent ones (AqueductSystem(buffered)); null when the engine is not on the class path. */
+    private static Supplier<QueueSystem> aqueductFactory(boolean buffered) {
         Class<?> type;
         try {
             type = Class.forName(AQUEDUCT_CLASS);
@@ -401,25 +401,9 @@ public final class Bench {
         }
         return () -> {
             try {
-                return (QueueSystem) type.getDeclaredConstructor(boolean.class).newInstance(true);
+                return (QueueSystem) type.getDeclaredConstructor(boolean.class).newInstance(buffered);
             } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("cannot create " + AQUEDUCT_CLASS + " (buffered)", e);
-            }
-        };
-    }
-
-    private static Supplier<QueueSystem> aqueductFactory() {
-        Class<?> type;
-        try {
-            type = Class.forName(AQUEDUCT_CLASS);
-        } catch (ClassNotFoundException | LinkageError e) {
-            return null;
-        }
-        return () -> {
-            try {
-                return (QueueSystem) type.getDeclaredConstructor().newInstance();
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("cannot create " + AQUEDUCT_CLASS, e);
+                throw new IllegalStateException("cannot create " + AQUEDUCT_CLASS + (buffered ? " (buffered)" : ""), e);
             }
         };
     }
