@@ -175,9 +175,10 @@ final class ScheduleRun implements AutoCloseable {
             List<Outgoing> outgoing = build(meta, parts, messages, now, undeliverable, lastError);
             if (toLink) {
                 dst = remoteSession(schedule.destination);
-                receipts = deliver(src, dst, receiptSource(meta, schedule.destination), outgoing, undeliverable, lastError);
+                receipts = deliver(src, dst, receiptSource(meta, schedule.destination), meta.table().transactionalGrouping(),
+                        outgoing, undeliverable, lastError);
             } else {
-                deliver(src, null, null, outgoing, undeliverable, lastError);
+                deliver(src, null, null, meta.table().transactionalGrouping(), outgoing, undeliverable, lastError);
             }
             long bytes = 0;
             int moved = 0;
@@ -455,9 +456,10 @@ final class ScheduleRun implements AutoCloseable {
      * Delivers the messages: into this store's queues in the session's transaction ({@code link} null),
      * or into a linked store's with a receipt each, committed there. What a destination refuses makes
      * its parts UNDELIVERABLE. Returns the receipts to remove once the source has committed.
+     * {@code grouped}: the source table groups by transaction (a batch is cut into requests only between groups).
      */
-    private List<String> deliver(EngineSession src, LinkSession link, String receiptSource, List<Outgoing> outgoing,
-            List<Part> undeliverable, String[] lastError) {
+    private List<String> deliver(EngineSession src, LinkSession link, String receiptSource, boolean grouped,
+            List<Outgoing> outgoing, List<Part> undeliverable, String[] lastError) {
         List<LinkSession.Arrival> arrivals = new ArrayList<>(outgoing.size());
         List<Outgoing> sent = new ArrayList<>(outgoing.size());
         for (Outgoing o : outgoing) {
@@ -469,11 +471,7 @@ final class ScheduleRun implements AutoCloseable {
                 o.parts.forEach(p -> refuse(p, refused, undeliverable, lastError));
                 continue;
             }
-            String group = o.source.msgid.trim();
-            if (o.source.groupSeq != 0 && catalog.queue(o.source.queueId) != null
-                    && catalog.queue(o.source.queueId).meta().table().transactionalGrouping()) {
-                group = "G" + o.source.groupSeq;
-            }
+            String group = grouped && o.source.groupSeq != 0 ? "G" + o.source.groupSeq : o.source.msgid.trim();
             arrivals.add(new LinkSession.Arrival(link == null ? null : receiptId(o), o.queue, o.message, group));
             sent.add(o);
         }

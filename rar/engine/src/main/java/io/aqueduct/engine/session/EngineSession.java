@@ -137,23 +137,6 @@ public final class EngineSession implements QueueSession {
         resolve(queue, needed);
     }
 
-    /** Whether this session's user may use the queue of id {@code qid} for {@code needed} (false when there is none). */
-    public boolean holds(long qid, io.aqueduct.api.QueuePrivilege needed) {
-        QueueRuntime q = context.catalog().queue(qid);
-        if (q == null) {
-            return administrator;
-        }
-        if (administrator) {
-            return true;
-        }
-        try {
-            context.privileges().check(user, q.meta(), needed);
-            return true;
-        } catch (AqException e) {
-            return false;
-        }
-    }
-
     @Override
     public byte[] receivePropagation(byte[] request) {
         checkOpen();
