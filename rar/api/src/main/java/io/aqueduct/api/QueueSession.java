@@ -72,6 +72,15 @@ public interface QueueSession extends AutoCloseable {
     boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
             java.util.function.BooleanSupplier cancelled);
 
+    /**
+     * As {@link #awaitAvailable(String, String, String, long, java.util.function.BooleanSupplier)},
+     * for messages of {@code deliveryMode} as a dequeue with that mode would take them: {@code
+     * PERSISTENT} (what the other form waits for), {@code BUFFERED} (this engine's buffered messages)
+     * or {@code PERSISTENT_OR_BUFFERED} (either kind).
+     */
+    boolean awaitAvailable(String queue, String consumerName, String correlation, DeliveryMode deliveryMode,
+            long waitMillis, java.util.function.BooleanSupplier cancelled);
+
     /** The change count of a queue: it grows when a message is committed, released, expires or becomes ready. */
     long queueVersion(String queue);
 

@@ -78,7 +78,11 @@ final class RunningAdapter implements AutoCloseable {
 
     /** The container's activation of {@code endpoints} on {@code queue}. */
     TransactedEndpoints activate(String queue, int maxSessions, TransactedEndpoints endpoints) throws ResourceException {
-        AqActivationSpec spec = spec(queue, maxSessions);
+        return activate(spec(queue, maxSessions), endpoints);
+    }
+
+    /** The container's activation of {@code endpoints} with {@code spec} (from {@link #spec}, adjusted). */
+    TransactedEndpoints activate(AqActivationSpec spec, TransactedEndpoints endpoints) throws ResourceException {
         adapter.endpointActivation(endpoints, spec);
         activations.add(new Activation(endpoints, spec));
         return endpoints;

@@ -91,4 +91,32 @@ class BufferedAndPersistentTest extends EngineFixture {
         assertThat(m.text()).isEqualTo("wake up");
         assertThat(m.properties().deliveryMode()).isEqualTo(DeliveryMode.BUFFERED);
     }
+
+    @Test
+    void an_array_dequeue_of_one_that_finds_nothing_returns_none_for_every_delivery_mode() {
+        QueueSession s = session();
+        assertThat(s.dequeueArray(Q, either(), 1)).isEmpty();
+        assertThat(s.dequeueArray(Q, either().deliveryMode(DeliveryMode.BUFFERED).visibility(Visibility.IMMEDIATE), 1))
+                .isEmpty();
+        s.enqueue(Q, BUFFERED, Message.of("one", MessageProperties.create()));
+        assertThat(s.dequeueArray(Q, either(), 1)).singleElement().satisfies(m -> assertThat(m.text()).isEqualTo("one"));
+    }
+
+    @Test
+    void waiting_for_an_available_message_sees_buffered_ones_only_when_the_delivery_mode_includes_them() throws Exception {
+        QueueSession s = session();
+        s.enqueue(Q, BUFFERED, Message.of("in memory", MessageProperties.create()));
+        assertThat(s.awaitAvailable(Q, null, null, DeliveryMode.PERSISTENT, 0, () -> false)).isFalse();
+        assertThat(s.awaitAvailable(Q, null, null, 0, () -> false)).isFalse();
+        assertThat(s.awaitAvailable(Q, null, null, DeliveryMode.BUFFERED, 0, () -> false)).isTrue();
+        assertThat(s.awaitAvailable(Q, null, null, DeliveryMode.PERSISTENT_OR_BUFFERED, 0, () -> false)).isTrue();
+        assertThat(s.awaitAvailable(Q, null, "other%", DeliveryMode.BUFFERED, 0, () -> false)).isFalse();
+        s.dequeue(Q, either());
+
+        // a wait for either kind is woken at once by a buffered enqueue
+        java.util.concurrent.CompletableFuture<Boolean> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                session().awaitAvailable(Q, null, null, DeliveryMode.PERSISTENT_OR_BUFFERED, 60_000, () -> false));
+        s.enqueue(Q, BUFFERED, Message.of("wake", MessageProperties.create()));
+        assertThat(waiting.get(20, TimeUnit.SECONDS)).isTrue();
+    }
 }

@@ -37,6 +37,12 @@ public class AqActivationSpec implements EndpointSpec {
             defaultValue = "")
     private String condition = "";
 
+    @ConfigProperty(description = "Which messages are delivered, AQ's dequeue delivery mode: PERSISTENT (stored messages,"
+            + " the default as in AQ), BUFFERED (this server's in-memory buffered messages) or PERSISTENT_OR_BUFFERED"
+            + " (both). A buffered message is removed at its dequeue, outside the delivery's transaction: when the MDB"
+            + " fails on it, it is not delivered again.", defaultValue = "PERSISTENT")
+    private String deliveryMode = "PERSISTENT";
+
     @ConfigProperty(description = "Maximum number of messages delivered concurrently (one queue session each).",
             defaultValue = "1")
     private Integer maxSessions = 1;
@@ -77,6 +83,10 @@ public class AqActivationSpec implements EndpointSpec {
                 problems.add("condition '" + condition + "' is malformed: " + e.getMessage());
                 bad.add(property("condition"));
             }
+        }
+        if (DeliveryModes.parse(deliveryMode, io.aqueduct.api.DeliveryMode.PERSISTENT) == null) {
+            problems.add(DeliveryModes.problem(deliveryMode));
+            bad.add(property("deliveryMode"));
         }
         if (!problems.isEmpty()) {
             InvalidPropertyException e = new InvalidPropertyException("Invalid Aqueduct activation config: "
@@ -136,6 +146,19 @@ public class AqActivationSpec implements EndpointSpec {
 
     public void setCorrelation(String correlation) {
         this.correlation = correlation;
+    }
+
+    public String getDeliveryMode() {
+        return deliveryMode;
+    }
+
+    public void setDeliveryMode(String deliveryMode) {
+        this.deliveryMode = deliveryMode;
+    }
+
+    /** The dequeue delivery mode of the deliveries (validated). */
+    io.aqueduct.api.DeliveryMode deliveryMode() {
+        return DeliveryModes.parse(deliveryMode, io.aqueduct.api.DeliveryMode.PERSISTENT);
     }
 
     public String getCondition() {

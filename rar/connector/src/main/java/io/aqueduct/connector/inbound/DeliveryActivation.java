@@ -24,7 +24,10 @@ import javax.transaction.xa.XAResource;
  * A worker waits (outside any transaction) until its queue has a message, then dequeues it
  * (REMOVE) and calls the MDB inside one XA transaction of the container: the MDB's rollback is a
  * failed attempt, counted by the engine's after-rollback hook. What is dequeued and how the
- * listener is called is the {@link DeliverySource}'s: the native listener's or a JMS one's.
+ * listener is called is the {@link DeliverySource}'s: the native listener's or a JMS one's. A
+ * buffered message (the source's delivery mode includes them) is removed at its dequeue, outside
+ * that transaction: when the MDB fails on it, it is lost (logged as a warning), as buffered
+ * messages are when the JVM stops.
  */
 public final class DeliveryActivation {
     private static final Logger LOG = Logger.getLogger(DeliveryActivation.class.getName());
@@ -153,7 +156,8 @@ public final class DeliveryActivation {
                         if (xa == null) {
                             xa = session.xaResource();
                         }
-                        if (!session.awaitAvailable(queue, consumer, correlation, Long.MAX_VALUE, () -> !running)) {
+                        if (!session.awaitAvailable(queue, consumer, correlation, source.deliveryMode(), Long.MAX_VALUE,
+                                () -> !running)) {
                             continue;
                         }
                         if (!running) {
@@ -269,8 +273,10 @@ public final class DeliveryActivation {
                         failed = true;
                         // a system exception: the container marks the transaction rollback-only and
                         // afterDelivery rolls it back, a failed attempt for the message
-                        LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " failed on " + source.describe(m)
-                                + "; the delivery is rolled back", e);
+                        if (!lostBuffered(m, e)) {
+                            LOG.log(Level.FINE, "Aqueduct: the MDB for " + queue + " failed on " + source.describe(m)
+                                    + "; the delivery is rolled back", e);
+                        }
                     }
                 }
             } catch (RuntimeException e) {
@@ -305,9 +311,23 @@ public final class DeliveryActivation {
             } catch (RuntimeException e) {
                 failed = true;
                 session.rollback(); // a failed attempt
+                lostBuffered(m, e);
                 return true;
             }
             session.commit();
+            return true;
+        }
+
+        /**
+         * A buffered message the MDB failed on is gone: it was removed at its dequeue, outside the
+         * delivery's transaction, so the rollback does not deliver it again. Said aloud, once per message.
+         */
+        private boolean lostBuffered(Object m, RuntimeException e) {
+            if (!source.buffered(m)) {
+                return false;
+            }
+            LOG.log(Level.WARNING, "Aqueduct: the MDB for " + queue + " failed on buffered message " + source.describe(m)
+                    + "; a buffered message is not part of the delivery's transaction and is not delivered again", e);
             return true;
         }
 

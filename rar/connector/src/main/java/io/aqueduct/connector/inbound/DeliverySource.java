@@ -19,6 +19,15 @@ public interface DeliverySource {
     /** The correlation every delivered message has, or null. */
     String correlation();
 
+    /** Which messages are delivered: AQ's dequeue delivery mode (the activation's {@code deliveryMode}). */
+    io.aqueduct.api.DeliveryMode deliveryMode();
+
+    /**
+     * Whether {@code message} was a buffered one: removed at its dequeue, outside the delivery's
+     * transaction, so a rollback does not bring it back.
+     */
+    boolean buffered(Object message);
+
     /** The listener method the container is told of (beforeDelivery, isDeliveryTransacted). */
     Method listenerMethod();
 

@@ -3,10 +3,12 @@ package io.aqueduct.connector.inbound;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.AqMessageListener;
+import io.aqueduct.api.DeliveryMode;
 import io.aqueduct.api.DequeueMode;
 import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.Navigation;
+import io.aqueduct.api.Visibility;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.session.EngineSession;
 import jakarta.resource.ResourceException;
@@ -29,14 +31,19 @@ final class NativeSource implements DeliverySource {
     private final String consumer;
     private final String correlation;
     private final DequeueOptions options;
+    private final DeliveryMode deliveryMode;
 
     NativeSource(AqueductEngine engine, AqActivationSpec spec) throws ResourceException {
         this.queue = spec.getQueueName().trim();
         this.correlation = spec.blankToNull(spec.getCorrelation());
         this.consumer = spec.blankToNull(spec.getConsumerName());
+        this.deliveryMode = spec.deliveryMode();
         this.options = DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
                 .waitSeconds(DequeueOptions.NO_WAIT).correlation(correlation).consumerName(consumer)
-                .condition(spec.blankToNull(spec.getCondition()));
+                .condition(spec.blankToNull(spec.getCondition())).deliveryMode(deliveryMode);
+        if (deliveryMode == DeliveryMode.BUFFERED) {
+            options.visibility(Visibility.IMMEDIATE); // AQ: a BUFFERED dequeue is visibility IMMEDIATE
+        }
         checkQueue(engine);
     }
 
@@ -75,6 +82,16 @@ final class NativeSource implements DeliverySource {
     @Override
     public String correlation() {
         return correlation;
+    }
+
+    @Override
+    public DeliveryMode deliveryMode() {
+        return deliveryMode;
+    }
+
+    @Override
+    public boolean buffered(Object message) {
+        return ((Message) message).properties().deliveryMode() == DeliveryMode.BUFFERED;
     }
 
     @Override

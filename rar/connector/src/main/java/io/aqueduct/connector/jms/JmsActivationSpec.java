@@ -1,5 +1,6 @@
 package io.aqueduct.connector.jms;
 
+import io.aqueduct.connector.inbound.DeliveryModes;
 import io.aqueduct.connector.inbound.DeliverySource;
 import io.aqueduct.connector.inbound.EndpointSpec;
 import io.aqueduct.engine.AqueductEngine;
@@ -88,6 +89,13 @@ public class JmsActivationSpec implements EndpointSpec {
             + "wildcards. Empty: any.", defaultValue = "")
     private String correlation = "";
 
+    @ConfigProperty(description = "AQ: which messages are delivered, AQ's dequeue delivery mode: PERSISTENT_OR_BUFFERED"
+            + " (the default: PERSISTENT and NON_PERSISTENT messages, as every JMS consumer receives both), PERSISTENT"
+            + " or BUFFERED (NON_PERSISTENT messages only). A NON_PERSISTENT message is removed at its dequeue,"
+            + " outside the delivery's transaction: when the MDB fails on it, it is not delivered again.",
+            defaultValue = "PERSISTENT_OR_BUFFERED")
+    private String deliveryMode = "PERSISTENT_OR_BUFFERED";
+
     private transient ResourceAdapter resourceAdapter;
 
     /** Rejects bad values before anything opens, naming the property. */
@@ -145,6 +153,10 @@ public class JmsActivationSpec implements EndpointSpec {
         if (correlation != null && correlation.getBytes(StandardCharsets.UTF_8).length > 128) {
             problems.add("correlation is longer than 128 bytes");
             bad.add("correlation");
+        }
+        if (DeliveryModes.parse(deliveryMode, io.aqueduct.api.DeliveryMode.PERSISTENT_OR_BUFFERED) == null) {
+            problems.add(DeliveryModes.problem(deliveryMode));
+            bad.add("deliveryMode");
         }
         if (!problems.isEmpty()) {
             InvalidPropertyException e = new InvalidPropertyException("Invalid Aqueduct JMS activation config: "
@@ -325,6 +337,19 @@ public class JmsActivationSpec implements EndpointSpec {
 
     public void setCondition(String condition) {
         this.condition = condition;
+    }
+
+    public String getDeliveryMode() {
+        return deliveryMode;
+    }
+
+    public void setDeliveryMode(String deliveryMode) {
+        this.deliveryMode = deliveryMode;
+    }
+
+    /** The dequeue delivery mode of the deliveries (validated). */
+    io.aqueduct.api.DeliveryMode deliveryMode() {
+        return DeliveryModes.parse(deliveryMode, io.aqueduct.api.DeliveryMode.PERSISTENT_OR_BUFFERED);
     }
 
     public String getCorrelation() {

@@ -99,7 +99,8 @@ final class JmsDeliverySource implements DeliverySource {
         try {
             return new JmsDeliverySource(EndpointConsumer.open(new AqueductConnectionFactory(engine), user, clientId,
                     destination, JmsActivationSpec.blankToNull(spec.getMessageSelector()), kind, name,
-                    JmsActivationSpec.blankToNull(spec.getCondition()), JmsActivationSpec.blankToNull(spec.getCorrelation())));
+                    JmsActivationSpec.blankToNull(spec.getCondition()), JmsActivationSpec.blankToNull(spec.getCorrelation()),
+                    spec.deliveryMode()));
         } catch (InvalidSelectorException e) {
             throw invalid("messageSelector '" + spec.getMessageSelector() + "' is malformed: " + e.getMessage(), e);
         } catch (InvalidClientIDException e) {
@@ -196,6 +197,16 @@ final class JmsDeliverySource implements DeliverySource {
     @Override
     public String correlation() {
         return consumer.correlation();
+    }
+
+    @Override
+    public io.aqueduct.api.DeliveryMode deliveryMode() {
+        return consumer.deliveryMode();
+    }
+
+    @Override
+    public boolean buffered(Object message) {
+        return EndpointConsumer.buffered((Message) message);
     }
 
     @Override

@@ -98,6 +98,13 @@ public final class AqSessionHandle implements QueueSession {
     }
 
     @Override
+    public boolean awaitAvailable(String queue, String consumerName, String correlation,
+            io.aqueduct.api.DeliveryMode deliveryMode, long waitMillis, java.util.function.BooleanSupplier cancelled) {
+        return call(() -> owner.session().awaitAvailable(queue, consumerName, correlation, deliveryMode, waitMillis,
+                cancelled));
+    }
+
+    @Override
     public long queueVersion(String queue) {
         return call(() -> owner.session().queueVersion(queue));
     }

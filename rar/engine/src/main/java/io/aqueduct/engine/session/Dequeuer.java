@@ -131,7 +131,14 @@ final class Dequeuer {
                 throw new AqException(AqError.INVALID_VALUE, "An array dequeue of buffered messages takes 1 message at a"
                         + " time, as in AQ; got " + max + ". Dequeue them one by one, or dequeue PERSISTENT messages.");
             }
-            return List.of(dequeue(queue, opts));
+            try {
+                return List.of(dequeue(queue, opts));
+            } catch (AqException e) {
+                if (e.errorCode() == AqError.NO_MESSAGE) {
+                    return List.of(); // an array dequeue that finds nothing returns none, as for persistent messages
+                }
+                throw e;
+            }
         }
         if (opts.visibility() == Visibility.IMMEDIATE) {
             List<Message> out = new ArrayList<>();

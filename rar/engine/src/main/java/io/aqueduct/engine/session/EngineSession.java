@@ -231,8 +231,19 @@ public final class EngineSession implements QueueSession {
     @Override
     public boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
             java.util.function.BooleanSupplier cancelled) {
+        return awaitAvailable(queue, consumerName, correlation, io.aqueduct.api.DeliveryMode.PERSISTENT, waitMillis, cancelled);
+    }
+
+    /**
+     * As above, for messages of {@code deliveryMode}: {@code BUFFERED} looks at this engine's buffered
+     * messages only, {@code PERSISTENT_OR_BUFFERED} at both kinds (a buffered enqueue wakes the wait at once).
+     */
+    @Override
+    public boolean awaitAvailable(String queue, String consumerName, String correlation, io.aqueduct.api.DeliveryMode deliveryMode,
+            long waitMillis, java.util.function.BooleanSupplier cancelled) {
         checkOpen();
-        return guarded(() -> listening.awaitAvailable(queue, consumerName, correlation, waitMillis, cancelled));
+        io.aqueduct.api.DeliveryMode mode = deliveryMode == null ? io.aqueduct.api.DeliveryMode.PERSISTENT : deliveryMode;
+        return guarded(() -> listening.awaitAvailable(queue, consumerName, correlation, mode, waitMillis, cancelled));
     }
 
     /** A unit of work; one that fails inside an XA branch (no savepoint to undo it) dooms the branch. */

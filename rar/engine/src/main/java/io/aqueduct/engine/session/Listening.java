@@ -90,8 +90,8 @@ final class Listening {
         }
     }
 
-    boolean awaitAvailable(String queue, String consumerName, String correlation, long waitMillis,
-            java.util.function.BooleanSupplier cancelled) {
+    boolean awaitAvailable(String queue, String consumerName, String correlation, io.aqueduct.api.DeliveryMode mode,
+            long waitMillis, java.util.function.BooleanSupplier cancelled) {
         QueueRuntime q = session.resolve(queue, QueuePrivilege.DEQUEUE);
         String consumer = consumerName == null || !q.meta().table().multipleConsumers() || q.meta().isException()
                 ? null : Subscriber.localKey(consumerName);
@@ -99,7 +99,10 @@ final class Listening {
         long deadline = EngineSession.deadline(context.clock().millis(), waitMillis);
         while (!q.dropped() && !context.engineClosed().getAsBoolean() && !cancelled.getAsBoolean()) {
             long version = q.version();
-            if (q.meta().dequeueEnabled() && q.hasAvailable(consumer, match, context.clock().millis(), session::autonomous)) {
+            if (q.meta().dequeueEnabled() && (mode != io.aqueduct.api.DeliveryMode.PERSISTENT
+                    && context.buffered().hasAvailable(q, consumer, match)
+                    || mode != io.aqueduct.api.DeliveryMode.BUFFERED
+                    && q.hasAvailable(consumer, match, context.clock().millis(), session::autonomous))) {
                 return true;
             }
             long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - context.clock().millis();

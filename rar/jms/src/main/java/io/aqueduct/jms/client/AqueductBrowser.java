@@ -1,10 +1,12 @@
 package io.aqueduct.jms.client;
 
 import io.aqueduct.api.AqException;
+import io.aqueduct.api.DeliveryMode;
 import io.aqueduct.api.DequeueMode;
 import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.Navigation;
+import io.aqueduct.api.Visibility;
 import io.aqueduct.jms.destination.AqueductQueue;
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
@@ -114,6 +116,8 @@ public final class AqueductBrowser implements QueueBrowser {
         /** Locked browsing: the ids shown, as the session's own receives move the position the walk shares. */
         private final java.util.Set<String> shown = new java.util.HashSet<>();
         private boolean first = true;
+        /** Past the persistent messages: now the buffered (NON_PERSISTENT) ones, which AQ browses one at a time. */
+        private boolean buffered;
         private boolean done;
 
         Walk(io.aqueduct.api.QueueSession own) {
@@ -147,18 +151,30 @@ public final class AqueductBrowser implements QueueBrowser {
             }
             DequeueOptions o = options(first ? Navigation.FIRST_MESSAGE : Navigation.NEXT_MESSAGE,
                     locked ? DequeueMode.LOCKED : DequeueMode.BROWSE);
+            if (buffered) {
+                o.deliveryMode(DeliveryMode.BUFFERED).visibility(Visibility.IMMEDIATE);
+            }
+            int size = buffered ? 1 : PAGE; // AQ dequeues buffered messages one at a time
             List<Message> got;
             if (own == null) {
                 session.lock.lock();
                 try {
-                    got = session.aq.dequeueArray(queue.queueName(), o, PAGE);
+                    got = session.aq.dequeueArray(queue.queueName(), o, size);
                 } finally {
                     session.lock.unlock();
                 }
             } else {
-                got = own.dequeueArray(queue.queueName(), o, PAGE);
+                got = own.dequeueArray(queue.queueName(), o, size);
             }
             first = false;
+            if (got.isEmpty() && !buffered && !locked) {
+                // the persistent messages are shown; then the buffered ones (a locked browser locks,
+                // and a buffered message is in no transaction that could hold a lock: it shows persistent ones only)
+                buffered = true;
+                first = true;
+                fill();
+                return;
+            }
             for (Message m : got) {
                 if (own != null || shown.add(String.valueOf(m.id()))) {
                     page.add(m);

@@ -1,6 +1,7 @@
 package io.aqueduct.jms.client;
 
 import io.aqueduct.api.AqException;
+import io.aqueduct.api.DeliveryMode;
 import io.aqueduct.api.DequeueMode;
 import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Navigation;
@@ -86,8 +87,9 @@ public final class AqueductConsumer implements QueueReceiver, TopicSubscriber {
 
     /** A consumer whose messages a connection consumer hands to a server session (application servers). */
     static DequeueOptions optionsFor(Subscriptions.Subscription s, String selector) {
+        // NON_PERSISTENT messages are AQ buffered ones: a consumer takes either kind, in the queue's order
         DequeueOptions o = DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
-                .waitSeconds(DequeueOptions.NO_WAIT);
+                .waitSeconds(DequeueOptions.NO_WAIT).deliveryMode(DeliveryMode.PERSISTENT_OR_BUFFERED);
         return s != null ? o.consumerName(s.consumerName()) : o.selector(selector);
     }
 

@@ -281,8 +281,7 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
         lock.lock();
         try {
             checkOpen();
-            EnqueueOptions options = EnqueueOptions.create().visibility(transactedNow() ? Visibility.ON_COMMIT : Visibility.IMMEDIATE);
-            return aq.enqueue(d.queueName(), options, aqMessage);
+            return aq.enqueue(d.queueName(), enqueueOptions(m.getJMSDeliveryMode()), aqMessage);
         } catch (AqException e) {
             if (e.errorCode() == AqError.NO_RECIPIENTS && d instanceof AqueductTopic) {
                 // JMS: a message published while no subscription wants it is delivered to nobody, not refused
@@ -295,6 +294,23 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * How a send is enqueued. Outside a transaction a NON_PERSISTENT message is an AQ buffered message
+     * (in memory, visible at once). In a transaction (a transacted session, or a container's) every
+     * send is AQ visibility ON_COMMIT, which AQ refuses for buffered messages (24097): the JMS
+     * specification makes all sends of a transaction one atomic unit whatever their delivery mode,
+     * so a NON_PERSISTENT send there is enqueued persistent, in the transaction (still read as
+     * JMSDeliveryMode NON_PERSISTENT: the mode travels with the message).
+     */
+    private EnqueueOptions enqueueOptions(int jmsDeliveryMode) {
+        if (transactedNow()) {
+            return EnqueueOptions.create().visibility(Visibility.ON_COMMIT);
+        }
+        EnqueueOptions options = EnqueueOptions.create().visibility(Visibility.IMMEDIATE);
+        return jmsDeliveryMode == jakarta.jms.DeliveryMode.NON_PERSISTENT
+                ? options.deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED) : options;
     }
 
     /** A message id for a message published to no subscription: unique, as every JMSMessageID is. */

@@ -1,11 +1,13 @@
 package io.aqueduct.jms.client;
 
 import io.aqueduct.api.AqException;
+import io.aqueduct.api.DeliveryMode;
 import io.aqueduct.api.DequeueMode;
 import io.aqueduct.api.DequeueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.Navigation;
 import io.aqueduct.api.QueueSession;
+import io.aqueduct.api.Visibility;
 import io.aqueduct.jms.destination.AqueductDestination;
 import io.aqueduct.jms.destination.AqueductTopic;
 import jakarta.jms.Destination;
@@ -53,11 +55,12 @@ public final class EndpointConsumer implements AutoCloseable {
     private final String selector;
     private final String condition;
     private final String correlation;
+    private final DeliveryMode deliveryMode;
     private volatile boolean closed;
 
     private EndpointConsumer(AqueductConnection connection, AqueductSession control, AqueductDestination destination,
             Subscriptions.Subscription subscription, String consumerName, String selector, String condition,
-            String correlation) {
+            String correlation, DeliveryMode deliveryMode) {
         this.connection = connection;
         this.control = control;
         this.destination = destination;
@@ -66,6 +69,7 @@ public final class EndpointConsumer implements AutoCloseable {
         this.selector = selector;
         this.condition = condition;
         this.correlation = correlation;
+        this.deliveryMode = deliveryMode == null ? DeliveryMode.PERSISTENT_OR_BUFFERED : deliveryMode;
     }
 
     /**
@@ -87,6 +91,18 @@ public final class EndpointConsumer implements AutoCloseable {
     public static EndpointConsumer open(AqueductConnectionFactory factory, String user, String clientId,
             Destination destination, String selector, Subscription kind, String subscriptionName, String condition,
             String correlation) throws JMSException {
+        return open(factory, user, clientId, destination, selector, kind, subscriptionName, condition, correlation,
+                DeliveryMode.PERSISTENT_OR_BUFFERED);
+    }
+
+    /**
+     * As above, delivering the messages of AQ dequeue delivery mode {@code deliveryMode}:
+     * PERSISTENT_OR_BUFFERED (what the other form does: PERSISTENT and NON_PERSISTENT messages, as
+     * a JMS consumer receives), PERSISTENT, or BUFFERED (NON_PERSISTENT ones only).
+     */
+    public static EndpointConsumer open(AqueductConnectionFactory factory, String user, String clientId,
+            Destination destination, String selector, Subscription kind, String subscriptionName, String condition,
+            String correlation, DeliveryMode deliveryMode) throws JMSException {
         Objects.requireNonNull(factory, "factory");
         if (factory.inContainer()) {
             throw new IllegalArgumentException("An endpoint consumer works on the adapter's own sessions, not on a"
@@ -119,7 +135,7 @@ public final class EndpointConsumer implements AutoCloseable {
                 }
             }
             EndpointConsumer c = new EndpointConsumer(connection, control, d, s, consumer,
-                    s != null ? null : sel, blankToNull(condition), blankToNull(correlation));
+                    s != null ? null : sel, blankToNull(condition), blankToNull(correlation), deliveryMode);
             try {
                 c.check(); // the selector (a queue's, or one applied to an AQ subscriber's messages) and the condition
             } catch (JMSException | RuntimeException e) {
@@ -153,9 +169,24 @@ public final class EndpointConsumer implements AutoCloseable {
     }
 
     private DequeueOptions options() {
-        return DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
+        DequeueOptions o = DequeueOptions.create().mode(DequeueMode.REMOVE).navigation(Navigation.FIRST_MESSAGE)
                 .waitSeconds(DequeueOptions.NO_WAIT).consumerName(consumerName).selector(selector).condition(condition)
-                .correlation(correlation);
+                .correlation(correlation).deliveryMode(deliveryMode);
+        // AQ: a BUFFERED dequeue is visibility IMMEDIATE (the other modes take persistent ones in the transaction)
+        return deliveryMode == DeliveryMode.BUFFERED ? o.visibility(Visibility.IMMEDIATE) : o;
+    }
+
+    /** The AQ dequeue delivery mode of the deliveries. */
+    public DeliveryMode deliveryMode() {
+        return deliveryMode;
+    }
+
+    /**
+     * Whether {@code m}, as {@link #receive} gave it, was an AQ buffered (NON_PERSISTENT) message:
+     * removed at its dequeue, outside the session's transaction, so a rollback does not bring it back.
+     */
+    public static boolean buffered(jakarta.jms.Message m) {
+        return m instanceof io.aqueduct.jms.message.JmsMessage j && j.isBuffered();
     }
 
     /** The AQ queue delivered from. */

@@ -7,6 +7,7 @@ import jakarta.jms.InvalidSelectorException;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
 import jakarta.jms.MessageFormatException;
+import jakarta.jms.ResourceAllocationException;
 
 /** AQ errors as the JMS exceptions the specification documents; the AQ number is the error code. */
 final class JmsErrors {
@@ -26,6 +27,8 @@ final class JmsErrors {
             case AqError.PAYLOAD_TYPE_MISMATCH -> new MessageFormatException(e.getMessage(), code(e));
             // the user lacks the AQ privilege: JMS's "a security violation" (the simplified API's JMSSecurityRuntimeException)
             case AqError.INSUFFICIENT_PRIVILEGES -> new JMSSecurityException(e.getMessage(), code(e));
+            // a NON_PERSISTENT send flow-controlled past its wait: the provider is out of the memory for it
+            case AqError.FLOW_CONTROL -> new ResourceAllocationException(e.getMessage(), code(e));
             default -> new AqueductJMSException(e.getMessage(), e.errorCode());
         };
         return link(j, e);

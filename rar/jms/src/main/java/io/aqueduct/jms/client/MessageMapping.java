@@ -152,6 +152,9 @@ final class MessageMapping {
             j.setJMSMessageID("ID:" + m.id());
         }
         j.setJMSDestination(from);
+        if (m.properties().deliveryMode() == io.aqueduct.api.DeliveryMode.BUFFERED) {
+            j.markBuffered(); // NON_PERSISTENT: kept in memory only, whoever enqueued it
+        }
         j.setDeliveryCount(m.properties().attempts() + 1);
         j.markReceived();
         return j;

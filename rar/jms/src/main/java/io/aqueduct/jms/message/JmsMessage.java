@@ -49,6 +49,7 @@ public class JmsMessage implements Message {
     private Destination destination;
     private int deliveryMode = DEFAULT_DELIVERY_MODE;
     private boolean redelivered;
+    private transient boolean buffered;
     private String type;
     private long expiration;
     private long deliveryTime;
@@ -388,6 +389,20 @@ public class JmsMessage implements Message {
         }
         properties.put(PropertyNames.JMSX_DELIVERY_COUNT, count);
         redelivered = count > 1;
+    }
+
+    /**
+     * Marks a received message as an AQ buffered one (JMSDeliveryMode NON_PERSISTENT, kept in memory
+     * only): it was removed at its dequeue, so no rollback delivers it again. Set by the provider.
+     */
+    public void markBuffered() {
+        buffered = true;
+        deliveryMode = DeliveryMode.NON_PERSISTENT;
+    }
+
+    /** Whether the provider received this message as an AQ buffered one (see {@link #markBuffered()}). */
+    public boolean isBuffered() {
+        return buffered;
     }
 
     /**

@@ -42,9 +42,14 @@ public final class JmsStore implements AutoCloseable {
 
     /** A store whose engine measures time on {@code clock} (a ManualClock: delays, expiry and retry delays on demand). */
     public static JmsStore open(AqClock clock) {
+        return open(clock, b -> b);
+    }
+
+    /** A store whose engine's builder {@code tune} adjusts (e.g. a small buffered-message memory). */
+    public static JmsStore open(AqClock clock, java.util.function.UnaryOperator<AqueductEngine.Builder> tune) {
         String name = "jms" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet();
         if (KIND.equals("derby")) {
-            return new JmsStore(AqueductEngine.builder().clock(clock).derbyInMemory(name).start(), () -> { });
+            return new JmsStore(tune.apply(AqueductEngine.builder().clock(clock).derbyInMemory(name)).start(), () -> { });
         }
         String url = setting("url");
         String user = setting("user");
@@ -59,7 +64,7 @@ public final class JmsStore implements AutoCloseable {
         String storeUrl = pg ? url + (url.contains("?") ? "&" : "?") + "currentSchema=" + name
                 : url.replaceAll("/+$", "") + "/" + name;
         sql(url, user, password, pg ? "CREATE SCHEMA " + name : "CREATE DATABASE " + name);
-        AqueductEngine engine = AqueductEngine.builder().clock(clock).jdbc(storeUrl, user, password).start();
+        AqueductEngine engine = tune.apply(AqueductEngine.builder().clock(clock).jdbc(storeUrl, user, password)).start();
         return new JmsStore(engine, () -> sql(url, user, password, pg ? "DROP SCHEMA " + name + " CASCADE" : "DROP DATABASE " + name));
     }
 
