@@ -72,8 +72,21 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
     static final long RELOAD_NANOS = TimeUnit.SECONDS.toNanos(5);
     private long loadedAtNanos = System.nanoTime();
 
-    /** A notification kept in memory (not RELIABLE). */
-    public record Pending(long registrationId, String msgid, String consumer, long dueMs, int attempts) {
+    /**
+     * A notification kept in memory (not RELIABLE, or of a buffered message). {@code notification}: what
+     * a buffered message's notification says, described at its enqueue (the message is in no store to
+     * read it from later); null for a persistent message, described from the store when it is sent.
+     */
+    public record Pending(long registrationId, String msgid, String consumer, long dueMs, int attempts,
+            AqNotification notification) {
+        public Pending(long registrationId, String msgid, String consumer, long dueMs, int attempts) {
+            this(registrationId, msgid, consumer, dueMs, attempts, null);
+        }
+
+        /** This notification again, due at {@code when} after {@code tries} attempts. */
+        Pending again(long when, int tries) {
+            return new Pending(registrationId, msgid, consumer, when, tries, notification);
+        }
     }
 
     private final OwnTransactions own;
@@ -169,6 +182,45 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 inMemory.add(new Pending(r.id(), msgid, consumer, dueMs, 0));
             }
         }
+    }
+
+    /**
+     * A buffered message was enqueued into queue {@code q} for {@code consumer} (a consumer key; null on a
+     * single-consumer queue), available from {@code dueMs}: every registration for it is told from memory,
+     * at once (or when its delay ends), RELIABLE ones too (a row in the store would outlive the message,
+     * which lives in memory only). The notification is described now: its properties (delivery mode
+     * BUFFERED) and, with PAYLOAD, the payload decoded from {@code payload}, the stored form.
+     */
+    public void bufferedEnqueued(QueueRuntime q, MessageId id, String consumer, long enqueuedMs, long dueMs,
+            MessageProperties properties, byte[] payload) {
+        if (!started || !watched(q.meta().id())) {
+            return;
+        }
+        List<Pending> pending = new ArrayList<>();
+        Object decoded = null;
+        boolean isDecoded = false;
+        for (Registered r : registrations.forQueue(q.meta().id())) {
+            if (!java.util.Objects.equals(r.consumer(), consumer)) {
+                continue;
+            }
+            MessageProperties p = properties.copy().recorded(0, java.time.Instant.ofEpochMilli(enqueuedMs),
+                    dueMs > enqueuedMs ? io.aqueduct.api.MessageState.WAITING : io.aqueduct.api.MessageState.READY, null)
+                    .recorded(io.aqueduct.api.DeliveryMode.BUFFERED);
+            if (consumer != null) {
+                p.recipients(List.of(Agent.named(consumer)));
+            }
+            Object body = null;
+            if (r.qos().contains(NotificationQos.PAYLOAD)) {
+                if (!isDecoded) {
+                    decoded = PayloadCodec.decode(q.meta().table(), payload, filter);
+                    isDecoded = true;
+                }
+                body = decoded;
+            }
+            pending.add(new Pending(r.id(), id.toString(), consumer, dueMs, 0,
+                    new AqNotification(r.queueName(), consumer, id, p, r.context(), body, 0)));
+        }
+        committedInMemory(pending, false);
     }
 
     /** The time manager made a message available (its delay or retry delay ended), in the transaction of {@code rows}. */
@@ -387,7 +439,7 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 Long until = backingOff.get(r.id());
                 if (until != null && until > now) {
                     // its target failed a moment ago: this one waits for the next try (later than now: not taken again here)
-                    memory.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), until, p.attempts()));
+                    memory.add(p.again(until, p.attempts()));
                     continue;
                 }
                 due.computeIfAbsent(r.id(), id -> new ArrayList<>()).add(p);
@@ -640,11 +692,12 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 }
                 Long until = backingOff.get(r.id());
                 if (until != null && until > clock.millis()) {
-                    later.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), until, p.attempts()));
+                    later.add(p.again(until, p.attempts()));
                     continue; // its target failed a moment ago: this one waits for the next try
                 }
                 w.position = tried;
-                String error = deliver(r, p.msgid(), p.consumer(), w);
+                String error = p.notification() != null ? send(r, p.notification(), w) // a buffered message's
+                        : deliver(r, p.msgid(), p.consumer(), w);
                 if (error == GIVEN_UP) {
                     tried = items.size(); // the loop put this one and the rest back
                     return;
@@ -656,7 +709,7 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                     long again = clock.millis() + backoff(p.attempts() + 1);
                     backingOff.put(r.id(), again);
                     if (p.attempts() + 1 < MEMORY_ATTEMPTS) {
-                        later.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), again, p.attempts() + 1));
+                        later.add(p.again(again, p.attempts() + 1));
                     }
                 }
             }
@@ -760,10 +813,10 @@ public final class Notifier implements io.aqueduct.engine.time.Availability {
                 backingOff.put(r.id(), again);
                 List<Pending> back = new ArrayList<>();
                 if (p.attempts() + 1 < MEMORY_ATTEMPTS) {
-                    back.add(new Pending(p.registrationId(), p.msgid(), p.consumer(), again, p.attempts() + 1));
+                    back.add(p.again(again, p.attempts() + 1));
                 }
                 for (Pending rest : job.memory().subList(position + 1, job.memory().size())) {
-                    back.add(new Pending(rest.registrationId(), rest.msgid(), rest.consumer(), again, rest.attempts()));
+                    back.add(rest.again(again, rest.attempts()));
                 }
                 lock.lock();
                 try {

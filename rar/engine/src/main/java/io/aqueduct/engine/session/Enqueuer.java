@@ -162,6 +162,18 @@ final class Enqueuer {
             ids.add(id);
         }
         context.buffered().enqueue(q, buffered);
+        io.aqueduct.engine.notification.Notifier notifier = context.notifier();
+        if (notifier.watched(meta.id())) {
+            // told at once (or when the delay ends), from memory: there is no commit to wait for
+            for (int i = 0; i < buffered.size(); i++) {
+                var b = buffered.get(i);
+                List<Subscriber> to = local.get(i);
+                for (String consumer : to == null ? java.util.Collections.<String>singletonList(null)
+                        : to.stream().map(Subscriber::key).toList()) {
+                    notifier.bufferedEnqueued(q, ids.get(i), consumer, now, b.readyAt(), b.properties(), b.payload());
+                }
+            }
+        }
         return ids;
     }
 

@@ -1,5 +1,6 @@
 package io.aqueduct.jms.client;
 
+import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.DeliveryMode;
 import io.aqueduct.api.DequeueMode;
@@ -156,15 +157,22 @@ public final class AqueductBrowser implements QueueBrowser {
             }
             int size = buffered ? 1 : PAGE; // AQ dequeues buffered messages one at a time
             List<Message> got;
-            if (own == null) {
-                session.lock.lock();
-                try {
-                    got = session.aq.dequeueArray(queue.queueName(), o, size);
-                } finally {
-                    session.lock.unlock();
+            try {
+                if (own == null) {
+                    session.lock.lock();
+                    try {
+                        got = session.aq.dequeueArray(queue.queueName(), o, size);
+                    } finally {
+                        session.lock.unlock();
+                    }
+                } else {
+                    got = own.dequeueArray(queue.queueName(), o, size);
                 }
-            } else {
-                got = own.dequeueArray(queue.queueName(), o, size);
+            } catch (AqException e) {
+                if (!buffered || e.errorCode() != AqError.BUFFERED_NOT_SUPPORTED) {
+                    throw e;
+                }
+                got = List.of(); // a queue table with transactional grouping holds no buffered messages
             }
             first = false;
             if (got.isEmpty() && !buffered && !locked) {

@@ -281,7 +281,17 @@ public class AqueductSession implements Session, QueueSession, TopicSession {
         lock.lock();
         try {
             checkOpen();
-            return aq.enqueue(d.queueName(), enqueueOptions(m.getJMSDeliveryMode()), aqMessage);
+            EnqueueOptions options = enqueueOptions(m.getJMSDeliveryMode());
+            try {
+                return aq.enqueue(d.queueName(), options, aqMessage);
+            } catch (AqException e) {
+                if (e.errorCode() != AqError.BUFFERED_NOT_SUPPORTED) {
+                    throw e;
+                }
+                // a queue table with transactional grouping holds no buffered messages (25292): a
+                // NON_PERSISTENT message may be kept more safely than asked, so it is stored
+                return aq.enqueue(d.queueName(), options.deliveryMode(io.aqueduct.api.DeliveryMode.PERSISTENT), aqMessage);
+            }
         } catch (AqException e) {
             if (e.errorCode() == AqError.NO_RECIPIENTS && d instanceof AqueductTopic) {
                 // JMS: a message published while no subscription wants it is delivered to nobody, not refused

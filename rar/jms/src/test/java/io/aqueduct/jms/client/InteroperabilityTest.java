@@ -215,8 +215,12 @@ class InteroperabilityTest {
         assertThat(rush.properties().userProperty("orderNo")).isEqualTo(2);
         Message byCorrelation = aq.dequeue("ORDERS", NO_WAIT.copy().selector("JMSCorrelationID = 'c-1'"));
         assertThat(byCorrelation.properties().userProperty("orderNo")).isEqualTo(1);
-        Message nonPersistent = aq.dequeue("ORDERS", NO_WAIT.copy().selector("JMSDeliveryMode = 'NON_PERSISTENT'"));
+        // a NON_PERSISTENT send is an AQ buffered message: a PERSISTENT dequeue (AQ's default) does not see it
+        assertThat(aq.dequeueArray("ORDERS", NO_WAIT.copy().selector("JMSDeliveryMode = 'NON_PERSISTENT'"), 1)).isEmpty();
+        Message nonPersistent = aq.dequeue("ORDERS", NO_WAIT.copy().selector("JMSDeliveryMode = 'NON_PERSISTENT'")
+                .deliveryMode(io.aqueduct.api.DeliveryMode.PERSISTENT_OR_BUFFERED));
         assertThat(nonPersistent.properties().userProperty("orderNo")).isEqualTo(4);
+        assertThat(nonPersistent.properties().deliveryMode()).isEqualTo(io.aqueduct.api.DeliveryMode.BUFFERED);
         aq.commit();
         assertThat(aq.dequeueArray("ORDERS", NO_WAIT, 10)).isEmpty();
     }

@@ -256,6 +256,23 @@ class NonPersistentMessagingTest {
     }
 
     @Test
+    void aNonPersistentSendToAQueueWhoseTableGroupsByTransactionIsStoredAsThatTableHoldsNoBufferedMessages()
+            throws Exception {
+        store.admin().createQueueTable("G_T", io.aqueduct.api.QueueTableProperties.create()
+                .payloadType(io.aqueduct.api.PayloadType.RAW).messageGrouping(io.aqueduct.api.MessageGrouping.TRANSACTIONAL));
+        store.admin().createQueue("G", "G_T", io.aqueduct.api.QueueProperties.create());
+        store.admin().startQueue("G", true, true);
+        Queue grouped = session.createQueue("G");
+        session.createProducer(grouped).send(session.createTextMessage("kept"), DeliveryMode.NON_PERSISTENT, 4, 0);
+
+        assertThat(bufferedIn("G")).isZero();
+        assertThat(storedIn("G")).isEqualTo(1);
+        Message m = session.createConsumer(grouped).receive(5_000);
+        assertThat(((TextMessage) m).getText()).isEqualTo("kept");
+        assertThat(m.getJMSDeliveryMode()).isEqualTo(DeliveryMode.NON_PERSISTENT);
+    }
+
+    @Test
     void aBufferedMessageEnqueuedThroughTheAqApiIsReceivedAsNonPersistent() throws Exception {
         try (EngineSession s = store.engine.openSession(null)) {
             s.enqueue("Q", EnqueueOptions.create().deliveryMode(io.aqueduct.api.DeliveryMode.BUFFERED)
