@@ -128,6 +128,23 @@ class JmsContainerIT {
         assertThat(PROBE.call("jms-seen", "id", r.get("id"))).containsEntry("text", "no transaction");
     }
 
+    /**
+     * A NON_PERSISTENT send outside any transaction is an AQ buffered message (counted among the
+     * queue's buffered enqueues, not stored), and the JMS MDB (activation deliveryMode
+     * PERSISTENT_OR_BUFFERED by default) receives it at once, as NON_PERSISTENT.
+     */
+    @Test
+    @Order(4)
+    void aNonPersistentSendOutsideATransactionIsBufferedAndTheMdbReceivesIt() {
+        long before = Long.parseLong(PROBE.call("buffered-enqueued", "queue", QUEUE).get("enqueued"));
+        Map<String, String> r = PROBE.call("jms-send-notx", "text", "in memory", "wait", "10000", "nonPersistent", "true");
+        assertThat(Long.parseLong(PROBE.call("buffered-enqueued", "queue", QUEUE).get("enqueued")))
+                .as("buffered enqueues into " + QUEUE).isEqualTo(before + 1);
+        Probe.await("the MDB to receive the buffered message", Duration.ofSeconds(30), () -> receivedAt(r.get("id")) > 0);
+        assertThat(PROBE.call("jms-seen", "id", r.get("id"))).containsEntry("text", "in memory")
+                .containsEntry("deliveryMode", "NON_PERSISTENT").containsEntry("deliveryCount", "1");
+    }
+
     /** A JMS send and a JDBC row (the EAR's XA data source) in one container transaction: both or neither. */
     @Test
     @Order(5)

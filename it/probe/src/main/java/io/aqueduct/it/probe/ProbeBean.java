@@ -55,6 +55,14 @@ public class ProbeBean {
         return id.toString();
     }
 
+    /** Buffered messages enqueued into {@code queue} on this server since it started (AQ's V$BUFFERED_QUEUES.CNUM_MSGS). */
+    public long bufferedEnqueued(String queue) {
+        try (QueueSession session = queues.openSession()) {
+            return session.admin().bufferedQueues().stream().filter(b -> (b.owner() + "." + b.name()).equals(queue))
+                    .mapToLong(io.aqueduct.api.BufferedQueueInfo::enqueued).sum();
+        }
+    }
+
     public boolean isBooked(String orderId) {
         return orderEntry.isBooked(orderId);
     }

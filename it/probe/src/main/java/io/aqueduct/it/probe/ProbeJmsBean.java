@@ -8,6 +8,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSConnectionFactory;
 import jakarta.jms.JMSConnectionFactoryDefinition;
@@ -235,9 +236,11 @@ public class ProbeJmsBean {
      * (-1: not received before this method returned).
      */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-    public String sendWithoutTransaction(String text, long waitMillis) {
+    public String sendWithoutTransaction(String text, long waitMillis, boolean nonPersistent) {
         TextMessage m = jms.createTextMessage(text);
-        jms.createProducer().send(destination(jms, ProbeQueues.JMS_QUEUE, false), m);
+        // NON_PERSISTENT outside a transaction: an AQ buffered message, in the adapter's memory
+        jms.createProducer().setDeliveryMode(nonPersistent ? DeliveryMode.NON_PERSISTENT : DeliveryMode.PERSISTENT)
+                .send(destination(jms, ProbeQueues.JMS_QUEUE, false), m);
         String id;
         try {
             id = m.getJMSMessageID();

@@ -113,6 +113,8 @@ public class ProbeServlet extends HttpServlet {
                 String delivered = Recorder.ORIGINALS.get(req.getParameter("id"));
                 return "delivered=" + (delivered == null ? "none" : delivered);
             }
+            case "buffered-enqueued":
+                return "enqueued=" + probe.bufferedEnqueued(req.getParameter("queue"));
             case "received": {
                 Long t = Recorder.RECEIVED_AT.get(req.getParameter("id"));
                 return "receivedAt=" + (t == null ? -1 : t);
@@ -146,7 +148,8 @@ public class ProbeServlet extends HttpServlet {
                         + "\nreturnedAt=" + System.currentTimeMillis();
             }
             case "jms-send-notx": {
-                String[] r = jmsProbe.sendWithoutTransaction(req.getParameter("text"), intParam(req, "wait", 10_000)).split(",");
+                String[] r = jmsProbe.sendWithoutTransaction(req.getParameter("text"), intParam(req, "wait", 10_000),
+                        Boolean.parseBoolean(req.getParameter("nonPersistent"))).split(",");
                 return "id=" + r[0] + "\nreceivedAt=" + r[1] + "\nreturnedAt=" + System.currentTimeMillis();
             }
             case "jms-send-row":

@@ -54,6 +54,8 @@ public final class Recorder {
                     .append("\nuser=").append(m.getStringProperty("JMSXUserID"))
                     .append("\ndeliveryCount=").append(m.getIntProperty("JMSXDeliveryCount"))
                     .append("\nredelivered=").append(m.getJMSRedelivered())
+                    .append("\ndeliveryMode=").append(m.getJMSDeliveryMode() == jakarta.jms.DeliveryMode.NON_PERSISTENT
+                            ? "NON_PERSISTENT" : "PERSISTENT")
                     .append("\ncolor=").append(m.getStringProperty("color"))
                     .append("\nrowId=").append(m.getStringProperty("rowId"))
                     .append("\ndestination=").append(m.getJMSDestination());
