@@ -138,6 +138,40 @@ class BufferedDeliveryTest {
     }
 
     @Test
+    void a_bean_managed_mdb_that_fails_on_a_buffered_message_does_not_get_it_again() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        AqActivationSpec spec = ra.spec(QUEUE, 1);
+        spec.setDeliveryMode("BUFFERED");
+        ra.activate(spec, new TransactedEndpoints(m -> {
+            calls.incrementAndGet();
+            if (m.text().equals("fails")) {
+                throw new IllegalStateException("the bean fails");
+            }
+        }, false));
+        enqueueBuffered(QUEUE, "fails");
+        await().atMost(PATIENCE).until(() -> calls.get() == 1);
+        enqueueBuffered(QUEUE, "next");
+
+        await().atMost(PATIENCE).until(() -> calls.get() == 2);
+        await().during(Duration.ofMillis(500)).atMost(PATIENCE).until(() -> calls.get() == 2);
+        assertThat(buffered(QUEUE)).isZero();
+    }
+
+    @Test
+    void a_buffered_mdb_on_a_queue_whose_table_groups_by_transaction_fails_the_deployment() throws Exception {
+        try (QueueSession s = ra.adapter.engine().openSession()) {
+            s.admin().createQueueTable("BD_GQTAB", io.aqueduct.api.QueueTableProperties.create()
+                    .payloadType(io.aqueduct.api.PayloadType.TEXT).messageGrouping(io.aqueduct.api.MessageGrouping.TRANSACTIONAL));
+            s.admin().createQueue("BD_GQ", "BD_GQTAB", io.aqueduct.api.QueueProperties.create());
+            s.admin().startQueue("BD_GQ", true, true);
+        }
+        AqActivationSpec spec = ra.spec("BD_GQ", 1);
+        spec.setDeliveryMode("BUFFERED");
+        assertThatThrownBy(() -> ra.activate(spec, new TransactedEndpoints(m -> { })))
+                .isInstanceOf(ResourceException.class).hasMessageContaining("AQ-25292");
+    }
+
+    @Test
     void a_buffered_only_native_mdb_leaves_persistent_messages_alone() throws Exception {
         List<String> heard = new CopyOnWriteArrayList<>();
         activateNative("BUFFERED", m -> heard.add(m.text()));

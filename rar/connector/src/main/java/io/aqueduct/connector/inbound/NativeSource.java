@@ -60,6 +60,10 @@ final class NativeSource implements DeliverySource {
                 throw new ResourceException("Invalid Aqueduct activation config: queue '" + queue
                         + "' is a multi-consumer queue; set consumerName to the subscriber to consume as.");
             }
+            if (deliveryMode == DeliveryMode.BUFFERED && table.messageGrouping() == io.aqueduct.api.MessageGrouping.TRANSACTIONAL) {
+                throw new ResourceException("Invalid Aqueduct activation config: deliveryMode BUFFERED, but queue '" + queue
+                        + "' holds no buffered messages: its queue table groups messages by transaction (AQ-25292).");
+            }
             if (!table.multipleConsumers() && consumer != null) {
                 throw new ResourceException("Invalid Aqueduct activation config: queue '" + queue
                         + "' is a single-consumer queue; leave consumerName empty.");
