@@ -293,6 +293,16 @@ public interface QueueAdmin {
     List<QueueInfo> queues();
 
     /**
+     * Every queue's persistent messages by state and waiting time (AQ's V$AQ; per consumer on
+     * multi-consumer queues), by qualified name. Open to every user, as {@link #queues()} is. Cheap
+     * enough to call every second on large queues; buffered messages: {@link #bufferedQueues()}.
+     */
+    List<QueueStatistics> queueStatistics();
+
+    /** One queue's statistics, as {@link #queueStatistics()}. Unknown queue: 24010. */
+    QueueStatistics queueStatistics(String queue);
+
+    /**
      * The notification registrations of the store, with their delivery counts, pending RELIABLE
      * notifications and last error: every user's (AQ's DBA_SUBSCR_REGISTRATIONS) for an administrator or
      * a holder of MANAGE_ANY, else those the session's user made (USER_SUBSCR_REGISTRATIONS).

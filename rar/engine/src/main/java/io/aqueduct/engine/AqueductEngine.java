@@ -172,7 +172,7 @@ public final class AqueductEngine implements AqStore {
                     }
                 });
         this.admin = new QueueAdministration(own, catalog, transformations, loader, timeManager, defaultSchema,
-                catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own), registrations);
+                catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own), registrations, clock);
         // not the grants: a lookup that misses (a mistyped queue name) should not read them all; they are read
         // again on the catalog signal and when older than Privileges.MAX_AGE
         catalog.refresher(() -> !closed && admin.refreshCatalog());

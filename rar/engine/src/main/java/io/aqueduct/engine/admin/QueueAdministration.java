@@ -28,6 +28,8 @@ import io.aqueduct.engine.queue.QueueMeta;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.QueueTableMeta;
 import io.aqueduct.engine.store.QueueEntity;
+import io.aqueduct.engine.store.QueueCounts;
+import io.aqueduct.engine.time.AqClock;
 import io.aqueduct.engine.store.QueueTableEntity;
 import jakarta.persistence.EntityManager;
 import java.nio.charset.StandardCharsets;
@@ -75,11 +77,14 @@ public final class QueueAdministration implements QueueAdmin {
     private final io.aqueduct.engine.security.AqAgents agents;
     private final io.aqueduct.engine.notification.Registrations registrations;
 
+    private final AqClock clock;
+
     public QueueAdministration(OwnTransactions own, Catalog catalog, TransformationCatalog transformations,
             CatalogLoader loader, DueWork dueWork, String defaultSchema, Runnable catalogChanged,
             io.aqueduct.engine.propagation.ScheduleAdministration schedules, io.aqueduct.engine.propagation.DatabaseLinks links,
             io.aqueduct.engine.security.Privileges privileges, io.aqueduct.engine.security.AqAgents agents,
-            io.aqueduct.engine.notification.Registrations registrations) {
+            io.aqueduct.engine.notification.Registrations registrations, AqClock clock) {
+        this.clock = clock;
         this.privileges = privileges;
         this.agents = agents;
         this.registrations = registrations;
@@ -795,6 +800,61 @@ public final class QueueAdministration implements QueueAdmin {
     public List<QueueInfo> queues() {
         return catalog.queues().stream().map(QueueRuntime::meta)
                 .sorted(Comparator.comparing(QueueMeta::qualifiedName)).map(QueueMeta::info).toList();
+    }
+
+    @Override
+    public List<io.aqueduct.api.QueueStatistics> queueStatistics() {
+        List<QueueRuntime> queues = catalog.queues().stream()
+                .sorted(Comparator.comparing(q -> q.meta().qualifiedName())).toList();
+        return statistics(queues);
+    }
+
+    @Override
+    public io.aqueduct.api.QueueStatistics queueStatistics(String queue) {
+        return statistics(List.of(queue(queue, true))).get(0);
+    }
+
+    private List<io.aqueduct.api.QueueStatistics> statistics(List<QueueRuntime> queues) {
+        long now = clock.millis();
+        QueueCounts counts = own.run(c -> {
+            QueueCounts[] read = new QueueCounts[1];
+            c.jdbc(jdbc -> read[0] = QueueCounts.read(jdbc, c.dialect(), now));
+            return read[0];
+        });
+        List<io.aqueduct.api.QueueStatistics> result = new ArrayList<>(queues.size());
+        for (QueueRuntime q : queues) {
+            QueueMeta m = q.meta();
+            QueueCounts.Figures f = counts.queues.getOrDefault(m.id(), new QueueCounts.Figures());
+            List<io.aqueduct.api.ConsumerStatistics> consumers = new ArrayList<>();
+            if (m.table().multipleConsumers()) {
+                // the subscribers, also those with nothing pending, then whoever else the rows name (recipient lists)
+                Map<Agent, QueueCounts.Figures> byConsumer = new java.util.TreeMap<>(AGENT_ORDER);
+                if (!m.isException()) {
+                    for (Subscriber s : q.subscribers()) {
+                        byConsumer.put(s.agent(), new QueueCounts.Figures());
+                    }
+                }
+                byConsumer.putAll(counts.consumers.getOrDefault(m.id(), Map.of()));
+                byConsumer.forEach((agent, cf) -> consumers.add(new io.aqueduct.api.ConsumerStatistics(agent, cf.waiting,
+                        cf.ready, cf.expired, seconds(cf.totalWaitMillis), average(cf.totalWaitMillis, cf.ready))));
+            }
+            result.add(new io.aqueduct.api.QueueStatistics(m.owner(), m.name(), m.id(), f.waiting, f.ready, f.expired,
+                    seconds(f.totalWaitMillis), average(f.totalWaitMillis, f.ready), consumers));
+        }
+        return result;
+    }
+
+    private static final Comparator<Agent> AGENT_ORDER = Comparator
+            .comparing(Agent::name, Comparator.nullsFirst(Comparator.<String>naturalOrder()))
+            .thenComparing(Agent::address, Comparator.nullsFirst(Comparator.<String>naturalOrder()))
+            .thenComparingInt(Agent::protocol);
+
+    private static double seconds(long millis) {
+        return millis / 1000.0;
+    }
+
+    private static double average(long totalMillis, long count) {
+        return count == 0 ? 0 : totalMillis / 1000.0 / count;
     }
 
     private QueueTableMeta table(String queueTable) {

@@ -354,6 +354,16 @@ public final class CheckedAdmin implements QueueAdmin {
         return delegate.queues();
     }
 
+    @Override
+    public List<io.aqueduct.api.QueueStatistics> queueStatistics() {
+        return delegate.queueStatistics(); // counts by state, open to every user as queues() is
+    }
+
+    @Override
+    public io.aqueduct.api.QueueStatistics queueStatistics(String queue) {
+        return delegate.queueStatistics(queue);
+    }
+
     // ------------------------------------------------------------------ what Jakarta Messaging does for its users
 
     /** A subscription is how a JMS client receives from a topic: who may receive from it may subscribe, MANAGE_ANY not needed. */
