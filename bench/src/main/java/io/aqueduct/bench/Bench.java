@@ -76,7 +76,8 @@ public final class Bench {
     static final List<String> EXTRA_CLASSES = List.of("io.aqueduct.bench.aqueduct.SubscribersBench",
             "io.aqueduct.bench.aqueduct.NodesBench", "io.aqueduct.bench.aqueduct.PropagationBench",
             "io.aqueduct.bench.aqueduct.DepthBench", "io.aqueduct.bench.aqueduct.LatenessBench",
-            "io.aqueduct.bench.aqueduct.LatencyBench", "io.aqueduct.bench.aqueduct.BufferedLatencyBench");
+            "io.aqueduct.bench.aqueduct.LatencyBench", "io.aqueduct.bench.aqueduct.BufferedLatencyBench",
+            "io.aqueduct.bench.aqueduct.StatsBench");
     static final int BATCH = 100;
 
     private final double phaseSeconds = Double.parseDouble(System.getProperty("bench.seconds", "4"));
