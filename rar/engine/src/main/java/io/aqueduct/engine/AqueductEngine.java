@@ -74,6 +74,8 @@ public final class AqueductEngine implements AqStore {
     private final OwnTransactions own;
     private final TimeManager timeManager;
     private final QueueAdministration admin;
+    /** The queues' MBeans in the platform MBean server (docs/metrics.md). */
+    private final QueueMBeans mbeans;
     private final SessionContext sessions;
     private final Branches branches;
     private final io.aqueduct.engine.propagation.DatabaseLinks links;
@@ -201,6 +203,8 @@ public final class AqueductEngine implements AqStore {
         propagation[0] = propagator;
         completion.onPropagatableMessages(propagator::messagesFor);
         completion.notifier(notifier);
+        this.mbeans = new QueueMBeans(b.identity != null ? b.identity : dialect.database(), node.tag(), admin);
+        mbeans.listen(catalog);
         try {
             loader.load();
             privileges.reload();
@@ -209,6 +213,7 @@ public final class AqueductEngine implements AqStore {
             JournalRecovery.recover(attemptJournal, own, catalog, branches, retries);
             ids.continueAfter(indexes.loadAtStart());
         } catch (RuntimeException e) {
+            mbeans.close();
             if (attemptLedger != null) {
                 attemptLedger.close();
             }
@@ -480,6 +485,7 @@ public final class AqueductEngine implements AqStore {
             signals.close();
         }
         links.close();
+        mbeans.close();
         notifier.close();
         buffered.close(); // the buffered messages are lost here, as documented; waiting enqueuers are told
         timeManager.close();

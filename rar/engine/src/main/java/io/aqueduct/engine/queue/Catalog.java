@@ -75,6 +75,7 @@ public final class Catalog {
         QueueRuntime r = new QueueRuntime(q, listeners, dialect, publisher);
         queues.put(q.qualifiedName(), r);
         queuesById.put(q.id(), r);
+        queueAdded.accept(r);
         return r;
     }
 
@@ -82,6 +83,16 @@ public final class Catalog {
         queues.remove(r.meta().qualifiedName());
         queuesById.remove(r.meta().id());
         r.markDropped();
+        queueRemoved.accept(r);
+    }
+
+    private volatile java.util.function.Consumer<QueueRuntime> queueAdded = r -> { };
+    private volatile java.util.function.Consumer<QueueRuntime> queueRemoved = r -> { };
+
+    /** Who hears of queues entering and leaving the catalog (the engine's MBeans); set once, before the catalog loads. */
+    public void onQueues(java.util.function.Consumer<QueueRuntime> added, java.util.function.Consumer<QueueRuntime> removed) {
+        this.queueAdded = added;
+        this.queueRemoved = removed;
     }
 
     public Collection<QueueRuntime> queues() {

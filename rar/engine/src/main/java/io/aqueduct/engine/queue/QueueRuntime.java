@@ -46,6 +46,13 @@ public final class QueueRuntime {
                 : new ReadyIndex(ReadyEntry.order(meta.table().sortOrder()), lock, this::bump);
     }
 
+    private final QueueMetrics metrics = new QueueMetrics();
+
+    /** What this queue's transactions did on this engine since it started. */
+    public QueueMetrics metrics() {
+        return metrics;
+    }
+
     public QueueMeta meta() {
         return meta;
     }

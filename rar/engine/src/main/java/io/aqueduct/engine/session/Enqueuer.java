@@ -406,6 +406,7 @@ final class Enqueuer {
         }
         tx.touch(q);
         tx.enqueued.addAll(enqueued);
+        tx.enqueuedMessages.merge(q, ids.size(), Integer::sum); // inserted: counted if this commits
         if (watched) {
             tx.notifications.addAll(notifications);
             tx.notificationRows |= rows.stream().anyMatch(r -> r instanceof io.aqueduct.engine.store.NotificationEntity);

@@ -20,6 +20,8 @@ public final class SessionTransaction {
     final List<Enqueued> enqueued = new ArrayList<>();
     final List<Held> held = new ArrayList<>();
     final Set<QueueRuntime> touched = new LinkedHashSet<>();
+    /** Messages this transaction enqueued, per queue (the metrics count them after the commit). */
+    final Map<QueueRuntime, Integer> enqueuedMessages = new HashMap<>();
     final Map<QueueRuntime, GroupHead> groupHeads = new HashMap<>();
     /** Queues this transaction enqueued messages for remote consumers into (propagation is told after the commit). */
     final Set<QueueRuntime> propagatable = new LinkedHashSet<>();

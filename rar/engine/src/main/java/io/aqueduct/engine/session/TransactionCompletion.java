@@ -71,8 +71,10 @@ public final class TransactionCompletion {
             }
         }
         added.forEach(QueueRuntime::addAll); // a transaction's messages appear together
+        tx.enqueuedMessages.forEach((q, n) -> q.metrics().enqueued(n));
         for (SessionTransaction.Held h : tx.held) {
             if (h.removed()) {
+                h.queue().metrics().dequeued(latency(h.entry(), now));
                 h.queue().remove(h.entry());
                 if (h.entry().consumer != null) {
                     dueWork.checkCompletion(h.entry().msgid); // was it the last consumer?
@@ -107,6 +109,11 @@ public final class TransactionCompletion {
         }
     }
 
+    /** Enqueue to dequeue (a transaction group member's from its head's enqueue); -1 for an entry rebuilt without it. */
+    private static long latency(ReadyEntry e, long now) {
+        return e.orderMs > 0 ? Math.max(0, now - e.orderMs) : -1;
+    }
+
     /** The notifications a committed transaction planned are due (after the ready indexes show its messages). */
     private void notifyCommitted(SessionTransaction tx) {
         io.aqueduct.engine.notification.Notifier n = notifier;
@@ -131,6 +138,7 @@ public final class TransactionCompletion {
         for (SessionTransaction.Held h : tx.held) {
             if (h.removed()) {
                 h.queue().transfer(h.entry(), tx, accounting);
+                h.queue().metrics().failedAttempts(1);
                 failed.add(h);
             } else {
                 h.queue().release(h.entry(), tx);
@@ -227,6 +235,7 @@ public final class TransactionCompletion {
         Lost outcome = tx.lostDuringCommit ? outcomeOf(tx) : Lost.ROLLED_BACK;
         List<SessionTransaction.Held> removed = new ArrayList<>(tx.held);
         if (outcome == Lost.ROLLED_BACK && !removed.isEmpty()) {
+            removed.forEach(h -> h.queue().metrics().failedAttempts(1));
             retries.countFailed(removed, tx, false, true); // the claims are the transaction's own
         } else {
             java.util.Map<QueueRuntime, List<ReadyEntry>> added = new java.util.LinkedHashMap<>();
@@ -241,8 +250,11 @@ public final class TransactionCompletion {
             added.forEach(QueueRuntime::addAll);
             if (outcome == Lost.COMMITTED) {
                 notifyCommitted(tx); // its RELIABLE rows committed with it; the in-memory ones are kept now
+                tx.enqueuedMessages.forEach((q, n) -> q.metrics().enqueued(n));
             }
+            long now = clock.millis();
             for (SessionTransaction.Held h : removed) {
+                h.queue().metrics().dequeued(latency(h.entry(), now));
                 h.queue().remove(h.entry());
                 if (h.entry().consumer != null) {
                     dueWork.checkCompletion(h.entry().msgid);

@@ -1,0 +1,181 @@
+package io.aqueduct.engine;
+
+import io.aqueduct.api.QueueAdmin;
+import io.aqueduct.api.QueueStatistics;
+import io.aqueduct.engine.queue.Catalog;
+import io.aqueduct.engine.queue.QueueMetrics;
+import io.aqueduct.engine.queue.QueueRuntime;
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Registers one {@link QueueMXBean} per queue of the catalog in the platform MBean server, as queues come
+ * and go, and unregisters them all when the engine closes. A failure to register is logged, never thrown:
+ * monitoring must not stop the queues.
+ */
+final class QueueMBeans {
+    private static final Logger LOG = Logger.getLogger(QueueMBeans.class.getName());
+    /** The figures read from the store are reused for this long: a JMX console reading 8 attributes counts once. */
+    private static final long FIGURES_MAX_AGE_NANOS = 1_000_000_000L;
+
+    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    private final String store;
+    private final String node;
+    private final QueueAdmin admin;
+    private final Map<Long, ObjectName> registered = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    QueueMBeans(String store, String node, QueueAdmin admin) {
+        int query = store.indexOf('?');
+        this.store = query < 0 ? store : store.substring(0, query); // a JDBC URL's parameters may hold a password
+        this.node = node;
+        this.admin = admin;
+    }
+
+    void listen(Catalog catalog) {
+        catalog.onQueues(this::register, this::unregister);
+    }
+
+    static ObjectName name(String store, String node, String qualifiedQueue) throws JMException {
+        return new ObjectName("io.aqueduct:type=Queue,store=" + ObjectName.quote(store) + ",node=" + node + ",name="
+                + ObjectName.quote(qualifiedQueue));
+    }
+
+    private void register(QueueRuntime q) {
+        if (closed) {
+            return;
+        }
+        try {
+            ObjectName name = name(store, node, q.meta().qualifiedName());
+            server.registerMBean(new Bean(q), name);
+            registered.put(q.meta().id(), name);
+        } catch (JMException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Aqueduct: the MBean of queue " + q.meta().qualifiedName() + " is not registered", e);
+        }
+    }
+
+    private void unregister(QueueRuntime q) {
+        ObjectName name = registered.remove(q.meta().id());
+        if (name != null) {
+            try {
+                server.unregisterMBean(name);
+            } catch (JMException | RuntimeException e) {
+                LOG.log(Level.FINE, "Aqueduct: unregistering " + name, e);
+            }
+        }
+    }
+
+    void close() {
+        closed = true;
+        for (ObjectName name : registered.values()) {
+            try {
+                server.unregisterMBean(name);
+            } catch (JMException | RuntimeException e) {
+                LOG.log(Level.FINE, "Aqueduct: unregistering " + name, e);
+            }
+        }
+        registered.clear();
+    }
+
+    private final class Bean implements QueueMXBean {
+        private final QueueRuntime queue;
+        private volatile QueueStatistics figures;
+        private volatile long figuresAt;
+
+        Bean(QueueRuntime queue) {
+            this.queue = queue;
+        }
+
+        private QueueStatistics figures() {
+            QueueStatistics f = figures;
+            long now = System.nanoTime();
+            if (f == null || now - figuresAt > FIGURES_MAX_AGE_NANOS) {
+                f = admin.queueStatistics(queue.meta().qualifiedName());
+                figures = f;
+                figuresAt = now;
+            }
+            return f;
+        }
+
+        private QueueMetrics metrics() {
+            return queue.metrics();
+        }
+
+        @Override
+        public String getOwner() {
+            return queue.meta().owner();
+        }
+
+        @Override
+        public String getName() {
+            return queue.meta().name();
+        }
+
+        @Override
+        public long getQueueId() {
+            return queue.meta().id();
+        }
+
+        @Override
+        public long getWaiting() {
+            return figures().waiting();
+        }
+
+        @Override
+        public long getReady() {
+            return figures().ready();
+        }
+
+        @Override
+        public long getExpired() {
+            return figures().expired();
+        }
+
+        @Override
+        public double getTotalWaitSeconds() {
+            return figures().totalWaitSeconds();
+        }
+
+        @Override
+        public double getAverageWaitSeconds() {
+            return figures().averageWaitSeconds();
+        }
+
+        @Override
+        public long getEnqueued() {
+            return metrics().enqueued();
+        }
+
+        @Override
+        public long getDequeued() {
+            return metrics().dequeued();
+        }
+
+        @Override
+        public long getFailedAttempts() {
+            return metrics().failedAttempts();
+        }
+
+        @Override
+        public long getDequeueLatencyTotalMillis() {
+            return metrics().latencyTotalMillis();
+        }
+
+        @Override
+        public long getDequeueLatencyMaxMillis() {
+            return metrics().latencyMaxMillis();
+        }
+
+        @Override
+        public double getDequeueLatencyAverageMillis() {
+            long n = metrics().latencyCount();
+            return n == 0 ? 0 : (double) metrics().latencyTotalMillis() / n;
+        }
+    }
+}

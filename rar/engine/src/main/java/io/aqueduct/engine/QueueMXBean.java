@@ -1,0 +1,48 @@
+package io.aqueduct.engine;
+
+/**
+ * One queue as JMX shows it ({@code io.aqueduct:type=Queue,store=..,node=..,name=OWNER.QUEUE}, registered
+ * by the engine while the queue exists and the engine is open): V$AQ's figures, read from the store (the
+ * same as {@code QueueAdmin.queueStatistics}, at most once a second), and what this engine's transactions
+ * did to the queue since it started. Names and units: docs/metrics.md.
+ */
+public interface QueueMXBean {
+    String getOwner();
+
+    String getName();
+
+    long getQueueId();
+
+    /** Messages WAITING (delay or retry delay), in the store. */
+    long getWaiting();
+
+    /** Messages READY, in the store. */
+    long getReady();
+
+    /** Messages EXPIRED (exception queue), in the store. */
+    long getExpired();
+
+    /** Seconds the READY messages have waited, summed (V$AQ TOTAL_WAIT). */
+    double getTotalWaitSeconds();
+
+    /** TOTAL_WAIT / READY (V$AQ AVERAGE_WAIT), seconds. */
+    double getAverageWaitSeconds();
+
+    /** Messages enqueued into the queue by this engine's committed transactions since it started. */
+    long getEnqueued();
+
+    /** Messages (consumer parts on a multi-consumer queue) dequeued by REMOVE in committed transactions since start. */
+    long getDequeued();
+
+    /** Dequeues rolled back since start: failed attempts, each counted in the message's retry count. */
+    long getFailedAttempts();
+
+    /** Of the dequeues since start, the summed time from enqueue to dequeue, milliseconds. */
+    long getDequeueLatencyTotalMillis();
+
+    /** The longest time from enqueue to dequeue since start, milliseconds. */
+    long getDequeueLatencyMaxMillis();
+
+    /** {@code DequeueLatencyTotalMillis / Dequeued} (those whose enqueue time is known), milliseconds; 0 before the first. */
+    double getDequeueLatencyAverageMillis();
+}

@@ -1,0 +1,86 @@
+package io.aqueduct.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.aqueduct.api.Message;
+import io.aqueduct.api.PayloadType;
+import io.aqueduct.api.QueueProperties;
+import io.aqueduct.api.QueueSession;
+import io.aqueduct.api.QueueTableProperties;
+import java.lang.management.ManagementFactory;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each queue is an MBean in the platform MBean server while it exists and its engine is open: V$AQ's
+ * figures and what the engine's transactions did to it since start, read as a JMX console reads them.
+ */
+class QueueMBeansTest extends EngineFixture {
+    private static final String Q = "ORDERS_Q";
+    private static final String QT = "ORDERS_QT";
+    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+
+    @Override
+    protected boolean backgroundLoops() {
+        return false;
+    }
+
+    private ObjectName queueBean(String queue) throws Exception {
+        Set<ObjectName> names = server.queryNames(new ObjectName("io.aqueduct:type=Queue,name=" + ObjectName.quote(queue) + ",*"),
+                null);
+        // other engines of this JVM (earlier tests) have closed: theirs are gone
+        assertThat(names).as("MBeans of %s", queue).hasSize(1);
+        return names.iterator().next();
+    }
+
+    @Test
+    void a_queue_shows_its_depth_and_what_was_enqueued_dequeued_and_rolled_back() throws Exception {
+        startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
+        QueueSession s = session();
+        for (int i = 0; i < 3; i++) {
+            s.enqueue(Q, Message.of("order-" + i));
+        }
+        s.commit();
+        s.enqueue(Q, Message.of("rolled back"));
+        s.rollback();
+        clock.advanceSeconds(5);
+        s.dequeue(Q, FIRST_NO_WAIT);
+        s.commit();
+        s.dequeue(Q, FIRST_NO_WAIT);
+        s.rollback(); // a failed attempt
+
+        ObjectName name = queueBean("APP." + Q);
+        assertThat(name.getKeyProperty("type")).isEqualTo("Queue");
+        assertThat(server.getAttribute(name, "Owner")).isEqualTo("APP");
+        assertThat(server.getAttribute(name, "Name")).isEqualTo(Q);
+        assertThat(server.getAttribute(name, "QueueId")).isEqualTo(admin.queue(Q).qid());
+        assertThat(server.getAttribute(name, "Ready")).isEqualTo(2L);
+        assertThat(server.getAttribute(name, "Waiting")).isEqualTo(0L);
+        assertThat(server.getAttribute(name, "Expired")).isEqualTo(0L);
+        assertThat(server.getAttribute(name, "TotalWaitSeconds")).isEqualTo(10.0);
+        assertThat(server.getAttribute(name, "AverageWaitSeconds")).isEqualTo(5.0);
+        assertThat(server.getAttribute(name, "Enqueued")).isEqualTo(3L);
+        assertThat(server.getAttribute(name, "Dequeued")).isEqualTo(1L);
+        assertThat(server.getAttribute(name, "FailedAttempts")).isEqualTo(1L);
+        assertThat(server.getAttribute(name, "DequeueLatencyMaxMillis")).isEqualTo(5000L);
+        assertThat(server.getAttribute(name, "DequeueLatencyTotalMillis")).isEqualTo(5000L);
+        assertThat(server.getAttribute(name, "DequeueLatencyAverageMillis")).isEqualTo(5000.0);
+    }
+
+    @Test
+    void a_dropped_queue_and_a_closed_engine_leave_no_MBean_behind() throws Exception {
+        startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
+        ObjectName name = queueBean("APP." + Q);
+        ObjectName exceptionQueue = queueBean("APP.AQ$_" + QT + "_E");
+
+        admin.stopQueue(Q, true, true, false);
+        admin.dropQueue(Q);
+        assertThat(server.isRegistered(name)).isFalse();
+        assertThat(server.isRegistered(exceptionQueue)).isTrue();
+
+        engine.close();
+        assertThat(server.isRegistered(exceptionQueue)).isFalse();
+    }
+}
