@@ -76,6 +76,7 @@ public final class AqueductEngine implements AqStore {
     private final QueueAdministration admin;
     /** The queues' MBeans in the platform MBean server (docs/metrics.md). */
     private final QueueMBeans mbeans;
+    private final OwnTransactions statisticsReads;
     private final SessionContext sessions;
     private final Branches branches;
     private final io.aqueduct.engine.propagation.DatabaseLinks links;
@@ -113,6 +114,7 @@ public final class AqueductEngine implements AqStore {
             throw e;
         }
         this.own = new OwnTransactions(store);
+        this.statisticsReads = new OwnTransactions(store); // opened at the first statistics call
         AttemptJournal journal = early;
         try {
             own.open();
@@ -174,7 +176,8 @@ public final class AqueductEngine implements AqStore {
                     }
                 });
         this.admin = new QueueAdministration(own, catalog, transformations, loader, timeManager, defaultSchema,
-                catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own), registrations, clock);
+                catalogChanged, schedules, links, privileges, new io.aqueduct.engine.security.AqAgents(own), registrations, clock,
+                statisticsReads);
         // not the grants: a lookup that misses (a mistyped queue name) should not read them all; they are read
         // again on the catalog signal and when older than Privileges.MAX_AGE
         catalog.refresher(() -> !closed && admin.refreshCatalog());
@@ -214,6 +217,7 @@ public final class AqueductEngine implements AqStore {
             ids.continueAfter(indexes.loadAtStart());
         } catch (RuntimeException e) {
             mbeans.close();
+            statisticsReads.close();
             if (attemptLedger != null) {
                 attemptLedger.close();
             }
@@ -496,6 +500,7 @@ public final class AqueductEngine implements AqStore {
             q.wakeAll();
         }
         catalog.listeners().wakeAll();
+        statisticsReads.close();
         own.close();
         store.close();
         if (attemptJournal != null) {

@@ -78,13 +78,16 @@ public final class QueueAdministration implements QueueAdmin {
     private final io.aqueduct.engine.notification.Registrations registrations;
 
     private final AqClock clock;
+    /** A connection of its own for the statistics: a count over a large table must not hold up administration and retry accounting. */
+    private final OwnTransactions statisticsReads;
 
     public QueueAdministration(OwnTransactions own, Catalog catalog, TransformationCatalog transformations,
             CatalogLoader loader, DueWork dueWork, String defaultSchema, Runnable catalogChanged,
             io.aqueduct.engine.propagation.ScheduleAdministration schedules, io.aqueduct.engine.propagation.DatabaseLinks links,
             io.aqueduct.engine.security.Privileges privileges, io.aqueduct.engine.security.AqAgents agents,
-            io.aqueduct.engine.notification.Registrations registrations, AqClock clock) {
+            io.aqueduct.engine.notification.Registrations registrations, AqClock clock, OwnTransactions statisticsReads) {
         this.clock = clock;
+        this.statisticsReads = statisticsReads;
         this.privileges = privileges;
         this.agents = agents;
         this.registrations = registrations;
@@ -816,7 +819,7 @@ public final class QueueAdministration implements QueueAdmin {
 
     private List<io.aqueduct.api.QueueStatistics> statistics(List<QueueRuntime> queues) {
         long now = clock.millis();
-        QueueCounts counts = own.run(c -> {
+        QueueCounts counts = statisticsReads.run(c -> {
             QueueCounts[] read = new QueueCounts[1];
             c.jdbc(jdbc -> read[0] = QueueCounts.read(jdbc, c.dialect(), now));
             return read[0];
