@@ -110,6 +110,38 @@ class DeliveryTest {
     }
 
     @Test
+    void an_activation_is_an_MBean_counting_its_deliveries_and_failures_until_it_is_deactivated() throws Exception {
+        TransactedEndpoints mdb = ra.activate(QUEUE, 2, m -> {
+            if (m.properties().attempts() == 0 && m.text().equals("throws once")) {
+                throw new IllegalStateException("the bean fails the first time");
+            }
+        });
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        java.util.Set<javax.management.ObjectName> names = server.queryNames(
+                new javax.management.ObjectName("io.aqueduct:type=Activation,queue=" + javax.management.ObjectName.quote(QUEUE) + ",*"),
+                null);
+        assertThat(names).hasSize(1);
+        javax.management.ObjectName name = names.iterator().next();
+
+        ra.enqueue(QUEUE, List.of("throws once", "fine"));
+
+        await().atMost(PATIENCE).until(() -> mdb.committed().size() == 2);
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(server.getAttribute(name, "InFlight")).isEqualTo(0));
+        assertThat(server.getAttribute(name, "Queue")).isEqualTo(QUEUE);
+        assertThat(server.getAttribute(name, "Sessions")).isEqualTo(2);
+        assertThat(server.getAttribute(name, "Deliveries")).isEqualTo(3L);
+        assertThat(server.getAttribute(name, "Failures")).isEqualTo(1L);
+        // the queue's MBean saw the same: two dequeues committed, one rolled back
+        javax.management.ObjectName queue = server.queryNames(new javax.management.ObjectName(
+                "io.aqueduct:type=Queue,name=" + javax.management.ObjectName.quote("APP." + QUEUE) + ",*"), null).iterator().next();
+        assertThat(server.getAttribute(queue, "Dequeued")).isEqualTo(2L);
+        assertThat(server.getAttribute(queue, "FailedAttempts")).isEqualTo(1L);
+
+        ra.deactivate(mdb);
+        assertThat(server.isRegistered(name)).isFalse();
+    }
+
+    @Test
     void a_message_whose_delivery_failed_comes_back_with_one_more_attempt() throws ResourceException {
         TransactedEndpoints mdb = ra.activate(QUEUE, 2, m -> {
             if (m.properties().attempts() == 0 && m.text().equals("throws once")) {

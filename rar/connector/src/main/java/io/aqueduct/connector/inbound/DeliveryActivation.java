@@ -43,6 +43,11 @@ public final class DeliveryActivation {
     private final Method method;
     private volatile boolean running;
     private CountDownLatch workers;
+    private final java.util.concurrent.atomic.LongAdder deliveries = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder failures = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private javax.management.ObjectName mbean;
+    private static final java.util.concurrent.atomic.AtomicLong ACTIVATIONS = new java.util.concurrent.atomic.AtomicLong();
 
     /** Checks what the spec names against the store (the deployment fails here, naming the problem). */
     public DeliveryActivation(AqueductEngine engine, WorkManager workManager, MessageEndpointFactory factory,
@@ -65,6 +70,7 @@ public final class DeliveryActivation {
 
     public void start() throws ResourceException {
         running = true;
+        register();
         int n = spec.sessions();
         workers = new CountDownLatch(n);
         for (int i = 0; i < n; i++) {
@@ -96,11 +102,69 @@ public final class DeliveryActivation {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            unregister();
             try {
                 source.close();
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Aqueduct: releasing what the delivery from " + queue + " held failed", e);
             }
+        }
+    }
+
+    /** This activation's MBean; monitoring that fails is logged, never a reason to refuse delivery. */
+    private void register() {
+        try {
+            javax.management.ObjectName name = new javax.management.ObjectName("io.aqueduct:type=Activation,queue="
+                    + javax.management.ObjectName.quote(queue) + ",endpoint="
+                    + javax.management.ObjectName.quote(factory.getEndpointClass().getName()) + ",id=" + ACTIVATIONS.incrementAndGet());
+            java.lang.management.ManagementFactory.getPlatformMBeanServer().registerMBean(new Bean(), name);
+            mbean = name;
+        } catch (javax.management.JMException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Aqueduct: the MBean of the activation on " + queue + " is not registered", e);
+        }
+    }
+
+    private void unregister() {
+        javax.management.ObjectName name = mbean;
+        mbean = null;
+        if (name != null) {
+            try {
+                java.lang.management.ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+            } catch (javax.management.JMException | RuntimeException e) {
+                LOG.log(Level.FINE, "Aqueduct: unregistering " + name, e);
+            }
+        }
+    }
+
+    private final class Bean implements ActivationMXBean {
+        @Override
+        public String getQueue() {
+            return queue;
+        }
+
+        @Override
+        public String getEndpoint() {
+            return factory.getEndpointClass().getName();
+        }
+
+        @Override
+        public int getSessions() {
+            return spec.sessions();
+        }
+
+        @Override
+        public long getDeliveries() {
+            return deliveries.sum();
+        }
+
+        @Override
+        public long getFailures() {
+            return failures.sum();
+        }
+
+        @Override
+        public int getInFlight() {
+            return inFlight.get();
         }
     }
 
@@ -267,6 +331,8 @@ public final class DeliveryActivation {
                 Object m = source.take(session);
                 if (m != null) {
                     delivered = true;
+                    deliveries.increment();
+                    inFlight.incrementAndGet();
                     try {
                         source.deliver(endpoint, m);
                     } catch (RuntimeException e) {
@@ -289,6 +355,12 @@ public final class DeliveryActivation {
                     failed = true;
                     LOG.log(Level.FINE, "Aqueduct: the delivery transaction for " + queue + " did not commit", e);
                 }
+                if (delivered) {
+                    inFlight.decrementAndGet();
+                    if (failed) {
+                        failures.increment();
+                    }
+                }
             }
             return delivered;
         }
@@ -306,15 +378,25 @@ public final class DeliveryActivation {
                 session.rollback();
                 return false;
             }
+            deliveries.increment();
+            inFlight.incrementAndGet();
             try {
                 source.deliver(endpoint, m);
             } catch (RuntimeException e) {
                 failed = true;
+                failures.increment();
                 session.rollback(); // a failed attempt
                 lostBuffered(m, e);
                 return true;
+            } finally {
+                inFlight.decrementAndGet();
             }
-            session.commit();
+            try {
+                session.commit();
+            } catch (RuntimeException e) {
+                failures.increment();
+                throw e;
+            }
             return true;
         }
 
