@@ -14,7 +14,8 @@ package io.aqueduct.api;
  * @param expired its messages EXPIRED
  * @param totalWaitSeconds seconds its READY messages have waited, summed (from when each became available)
  * @param averageWaitSeconds {@code totalWaitSeconds / ready}, 0 without READY messages
+ * @param oldestReadySeconds how long its READY message that has waited longest has waited, 0 without one
  */
 public record ConsumerStatistics(Agent consumer, long waiting, long ready, long expired, double totalWaitSeconds,
-        double averageWaitSeconds) {
+        double averageWaitSeconds, double oldestReadySeconds) {
 }

@@ -19,12 +19,13 @@ import java.util.List;
  * @param expired messages EXPIRED: in an exception queue (EXPIRED)
  * @param totalWaitSeconds seconds the READY messages have waited, summed (TOTAL_WAIT)
  * @param averageWaitSeconds {@code totalWaitSeconds / ready}, 0 without READY messages (AVERAGE_WAIT)
+ * @param oldestReadySeconds how long the READY message that has waited longest has waited, 0 without READY messages
  * @param consumers on a multi-consumer queue (and its exception queue), the same figures per consumer, by
  *        consumer name and address (its subscribers, also those with nothing pending, and the recipients
  *        named by recipient lists); empty on a single-consumer queue
  */
 public record QueueStatistics(String owner, String name, long queueId, long waiting, long ready, long expired,
-        double totalWaitSeconds, double averageWaitSeconds, List<ConsumerStatistics> consumers) {
+        double totalWaitSeconds, double averageWaitSeconds, double oldestReadySeconds, List<ConsumerStatistics> consumers) {
     public QueueStatistics {
         consumers = List.copyOf(consumers);
     }

@@ -148,6 +148,11 @@ final class QueueMBeans {
         }
 
         @Override
+        public double getOldestReadySeconds() {
+            return figures().oldestReadySeconds();
+        }
+
+        @Override
         public long getEnqueued() {
             return metrics().enqueued();
         }

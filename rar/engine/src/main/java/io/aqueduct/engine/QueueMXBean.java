@@ -28,6 +28,9 @@ public interface QueueMXBean {
     /** TOTAL_WAIT / READY (V$AQ AVERAGE_WAIT), seconds. */
     double getAverageWaitSeconds();
 
+    /** How long the READY message that has waited longest has waited, seconds; 0 without one. */
+    double getOldestReadySeconds();
+
     /** Messages enqueued into the queue by this engine's committed transactions since it started. */
     long getEnqueued();
 

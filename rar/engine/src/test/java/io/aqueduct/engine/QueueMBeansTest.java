@@ -61,6 +61,7 @@ class QueueMBeansTest extends EngineFixture {
         assertThat(server.getAttribute(name, "Expired")).isEqualTo(0L);
         assertThat(server.getAttribute(name, "TotalWaitSeconds")).isEqualTo(10.0);
         assertThat(server.getAttribute(name, "AverageWaitSeconds")).isEqualTo(5.0);
+        assertThat(server.getAttribute(name, "OldestReadySeconds")).isEqualTo(5.0);
         assertThat(server.getAttribute(name, "Enqueued")).isEqualTo(3L);
         assertThat(server.getAttribute(name, "Dequeued")).isEqualTo(1L);
         assertThat(server.getAttribute(name, "FailedAttempts")).isEqualTo(1L);

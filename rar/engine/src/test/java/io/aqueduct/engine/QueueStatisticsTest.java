@@ -47,6 +47,7 @@ class QueueStatisticsTest extends MultiConsumerFixture {
         assertThat(List.of(stats.waiting(), stats.ready(), stats.expired())).containsExactly(0L, 0L, 0L);
         assertThat(stats.totalWaitSeconds()).isZero();
         assertThat(stats.averageWaitSeconds()).isZero();
+        assertThat(stats.oldestReadySeconds()).isZero();
         assertThat(stats.consumers()).isEmpty();
         assertThat(admin.queueStatistics()).extracting(QueueStatistics::name).containsExactly(EXCEPTION_Q, Q);
     }
@@ -73,6 +74,7 @@ class QueueStatisticsTest extends MultiConsumerFixture {
         assertThat(stats.waiting()).isEqualTo(1);
         assertThat(stats.totalWaitSeconds()).isEqualTo(20.0);
         assertThat(stats.averageWaitSeconds()).isEqualTo(10.0);
+        assertThat(stats.oldestReadySeconds()).isEqualTo(10.0);
         assertEqualsDirectCount();
 
         clock.advanceSeconds(60);
@@ -82,6 +84,7 @@ class QueueStatisticsTest extends MultiConsumerFixture {
         assertThat(stats.waiting()).isZero();
         assertThat(stats.totalWaitSeconds()).isEqualTo(70 + 70 + 10.0);
         assertThat(stats.averageWaitSeconds()).isEqualTo(50.0);
+        assertThat(stats.oldestReadySeconds()).isEqualTo(70.0);
 
         s.dequeue(Q, FIRST_NO_WAIT);
         s.commit();
@@ -170,6 +173,9 @@ class QueueStatisticsTest extends MultiConsumerFixture {
         assertThat(figures(byName.get("A"))).containsExactly(1L, 0L, 0L);
         assertThat(figures(byName.get("B"))).containsExactly(1L, 1L, 0L);
         assertThat(byName.get("B").totalWaitSeconds()).isEqualTo(5.0);
+        assertThat(byName.get("B").oldestReadySeconds()).isEqualTo(5.0);
+        assertThat(byName.get("A").oldestReadySeconds()).isZero();
+        assertThat(stats.oldestReadySeconds()).isEqualTo(5.0);
         assertThat(figures(byName.get("C"))).containsExactly(0L, 1L, 0L);
         assertThat(figures(byName.get("IDLE"))).containsExactly(0L, 0L, 0L);
         QueueStatistics exception = admin.queueStatistics("AQ$_" + TOPIC_QT + "_E");

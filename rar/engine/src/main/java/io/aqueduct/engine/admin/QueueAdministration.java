@@ -839,10 +839,11 @@ public final class QueueAdministration implements QueueAdmin {
                 }
                 byConsumer.putAll(counts.consumers.getOrDefault(m.id(), Map.of()));
                 byConsumer.forEach((agent, cf) -> consumers.add(new io.aqueduct.api.ConsumerStatistics(agent, cf.waiting,
-                        cf.ready, cf.expired, seconds(cf.totalWaitMillis), average(cf.totalWaitMillis, cf.ready))));
+                        cf.ready, cf.expired, seconds(cf.totalWaitMillis), average(cf.totalWaitMillis, cf.ready),
+                        oldest(cf, now))));
             }
             result.add(new io.aqueduct.api.QueueStatistics(m.owner(), m.name(), m.id(), f.waiting, f.ready, f.expired,
-                    seconds(f.totalWaitMillis), average(f.totalWaitMillis, f.ready), consumers));
+                    seconds(f.totalWaitMillis), average(f.totalWaitMillis, f.ready), oldest(f, now), consumers));
         }
         return result;
     }
@@ -851,6 +852,10 @@ public final class QueueAdministration implements QueueAdmin {
             .comparing(Agent::name, Comparator.nullsFirst(Comparator.<String>naturalOrder()))
             .thenComparing(Agent::address, Comparator.nullsFirst(Comparator.<String>naturalOrder()))
             .thenComparingInt(Agent::protocol);
+
+    private static double oldest(QueueCounts.Figures f, long now) {
+        return f.ready == 0 || f.oldestReadySince == Long.MAX_VALUE ? 0 : Math.max(0, now - f.oldestReadySince) / 1000.0;
+    }
 
     private static double seconds(long millis) {
         return millis / 1000.0;

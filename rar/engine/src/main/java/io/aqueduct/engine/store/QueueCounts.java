@@ -24,6 +24,12 @@ public final class QueueCounts {
         public long ready;
         public long expired;
         public long totalWaitMillis;
+        /** When the READY message that has waited longest became available (epoch ms); Long.MAX_VALUE without one. */
+        public long oldestReadySince = Long.MAX_VALUE;
+
+        void readySince(long epochMillis) {
+            oldestReadySince = Math.min(oldestReadySince, epochMillis);
+        }
 
         void add(int state, long count) {
             if (state == MessageState.WAITING.code()) {
@@ -66,7 +72,9 @@ public final class QueueCounts {
             ps.setInt(2, ready);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    counts.queue(rs.getLong(1)).totalWaitMillis += rs.getLong(3);
+                    Figures f = counts.queue(rs.getLong(1));
+                    f.totalWaitMillis += rs.getLong(3);
+                    f.readySince(rs.getLong(4));
                 }
             }
         }
@@ -74,7 +82,10 @@ public final class QueueCounts {
             ps.setInt(1, ready);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    counts.queue(rs.getLong(1)).totalWaitMillis += rs.getLong(3) * (nowMillis - epochMillis(rs.getTimestamp(2)));
+                    Figures f = counts.queue(rs.getLong(1));
+                    long since = epochMillis(rs.getTimestamp(2));
+                    f.totalWaitMillis += rs.getLong(3) * (nowMillis - since);
+                    f.readySince(since);
                 }
             }
         }
@@ -92,6 +103,10 @@ public final class QueueCounts {
                     f.add(state, rs.getLong(7));
                     if (state == ready) {
                         f.totalWaitMillis += rs.getLong(8);
+                        long since = rs.getLong(9);
+                        if (!rs.wasNull()) {
+                            f.readySince(since);
+                        }
                     }
                 }
             }
@@ -101,8 +116,10 @@ public final class QueueCounts {
             ps.setInt(2, ConsumerStates.READY);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    counts.consumer(rs.getLong(1), agent(rs)).totalWaitMillis
-                            += rs.getLong(6) * (nowMillis - epochMillis(rs.getTimestamp(5)));
+                    Figures f = counts.consumer(rs.getLong(1), agent(rs));
+                    long since = epochMillis(rs.getTimestamp(5));
+                    f.totalWaitMillis += rs.getLong(6) * (nowMillis - since);
+                    f.readySince(since);
                 }
             }
         }
