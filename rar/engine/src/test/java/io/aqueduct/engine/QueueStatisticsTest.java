@@ -93,9 +93,7 @@ class QueueStatisticsTest extends MultiConsumerFixture {
     }
 
     @Test
-    void work_in_progress_is_not_counted_and_does_not_hold_up_the_figures_on_a_shared_store() {
-        // Derby's row locks make the count wait for transactions in flight (docs/metrics.md): counters will end that
-        org.junit.jupiter.api.Assumptions.assumeTrue(sharedStore());
+    void work_in_progress_does_not_hold_up_the_figures_and_on_a_shared_store_is_not_counted() {
         startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
         QueueSession s = session();
         s.enqueue(Q, Message.of("taken"));
@@ -103,13 +101,15 @@ class QueueStatisticsTest extends MultiConsumerFixture {
         s.dequeue(Q, FIRST_NO_WAIT); // removed, not committed
         QueueSession producer = session();
         producer.enqueue(Q, Message.of("not yet"));
+        producer.enqueue(Q, Message.of("nor this"));
 
-        QueueStatistics stats = admin.queueStatistics(Q);
-        assertThat(List.of(stats.waiting(), stats.ready(), stats.expired())).containsExactly(0L, 1L, 0L);
+        QueueStatistics stats = admin.queueStatistics(Q); // no wait for the row locks of either transaction
+        // a shared store counts committed rows; Derby reads the rows as they are rather than wait (docs/metrics.md)
+        assertThat(stats.ready()).isEqualTo(sharedStore() ? 1 : 2);
         producer.commit();
         s.commit();
         stats = admin.queueStatistics(Q);
-        assertThat(List.of(stats.waiting(), stats.ready(), stats.expired())).containsExactly(0L, 1L, 0L);
+        assertThat(List.of(stats.waiting(), stats.ready(), stats.expired())).containsExactly(0L, 2L, 0L);
     }
 
     @Test
