@@ -163,6 +163,16 @@ final class QueueMBeans {
         }
 
         @Override
+        public long getExpirations() {
+            return metrics().expirations();
+        }
+
+        @Override
+        public long getMovedToExceptionQueue() {
+            return metrics().movedToExceptionQueue();
+        }
+
+        @Override
         public long getFailedAttempts() {
             return metrics().failedAttempts();
         }

@@ -37,6 +37,12 @@ public interface QueueMXBean {
     /** Messages (consumer parts on a multi-consumer queue) dequeued by REMOVE in committed transactions since start. */
     long getDequeued();
 
+    /** Messages of the queue that reached their expiration since start (moved to the exception queue by this engine). */
+    long getExpirations();
+
+    /** Messages this engine moved from the queue to its exception queue since start: expired, or past max_retries. */
+    long getMovedToExceptionQueue();
+
     /** Dequeues rolled back since start: failed attempts, each counted in the message's retry count. */
     long getFailedAttempts();
 

@@ -71,6 +71,26 @@ class QueueMBeansTest extends EngineFixture {
     }
 
     @Test
+    void messages_moved_to_the_exception_queue_are_counted_at_expiration_and_past_max_retries() throws Exception {
+        startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create().maxRetries(0));
+        QueueSession s = session();
+        s.enqueue(Q, Message.of("fragile"));
+        s.enqueue(Q, Message.of("short-lived", io.aqueduct.api.MessageProperties.create().expiration(5)));
+        s.commit();
+        s.dequeue(Q, FIRST_NO_WAIT); // "fragile"
+        s.rollback(); // past max_retries 0: to the exception queue
+        clock.advanceSeconds(5);
+        engine.timeManager().runDue(); // "short-lived" expires
+
+        ObjectName name = queueBean("APP." + Q);
+        assertThat(server.getAttribute(name, "FailedAttempts")).isEqualTo(1L);
+        assertThat(server.getAttribute(name, "Expirations")).isEqualTo(1L);
+        assertThat(server.getAttribute(name, "MovedToExceptionQueue")).isEqualTo(2L);
+        assertThat(server.getAttribute(name, "Ready")).isEqualTo(0L);
+        assertThat(server.getAttribute(queueBean("APP.AQ$_" + QT + "_E"), "Expired")).isEqualTo(2L);
+    }
+
+    @Test
     void a_dropped_queue_and_a_closed_engine_leave_no_MBean_behind() throws Exception {
         startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
         ObjectName name = queueBean("APP." + Q);

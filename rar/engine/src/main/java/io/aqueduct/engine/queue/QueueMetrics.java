@@ -11,6 +11,8 @@ public final class QueueMetrics {
     private final LongAdder enqueued = new LongAdder();
     private final LongAdder dequeued = new LongAdder();
     private final LongAdder failedAttempts = new LongAdder();
+    private final LongAdder expirations = new LongAdder();
+    private final LongAdder movedToExceptionQueue = new LongAdder();
     private final LongAdder latencyCount = new LongAdder();
     private final LongAdder latencyTotalMillis = new LongAdder();
     private final LongAccumulator latencyMaxMillis = new LongAccumulator(Math::max, 0);
@@ -31,6 +33,22 @@ public final class QueueMetrics {
 
     public void failedAttempts(int attempts) {
         failedAttempts.add(attempts);
+    }
+
+    /** A message moved to its exception queue: at its expiration, or past max_retries. */
+    public void movedToExceptionQueue(boolean expired) {
+        movedToExceptionQueue.increment();
+        if (expired) {
+            expirations.increment();
+        }
+    }
+
+    public long expirations() {
+        return expirations.sum();
+    }
+
+    public long movedToExceptionQueue() {
+        return movedToExceptionQueue.sum();
     }
 
     public long enqueued() {

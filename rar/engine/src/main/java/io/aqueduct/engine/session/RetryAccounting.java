@@ -262,6 +262,11 @@ public final class RetryAccounting {
             }
             throw e;
         }
+        for (int i = 0; i < failed.size(); i++) {
+            if (outcomes.get(i) == Outcome.MOVED) {
+                failed.get(i).queue().metrics().movedToExceptionQueue(false);
+            }
+        }
         if (!applyToIndex) {
             notifier.committedInMemory(notifications, notificationRows[0]);
             return; // the indexes are filled from the table afterwards

@@ -343,6 +343,9 @@ public final class TimeManager implements DueWork, AutoCloseable {
             if (c.claimed() != null) {
                 c.claimed().forEach(c.from()::remove);
             }
+            if (c.to() != null && c.to() != c.from()) {
+                c.from().metrics().movedToExceptionQueue(true); // the one move the time manager makes: at expiration
+            }
             if (c.to() != null) {
                 added.computeIfAbsent(c.to(), k -> new ArrayList<>()).addAll(c.added());
             }
