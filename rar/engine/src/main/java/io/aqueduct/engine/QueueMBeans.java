@@ -29,6 +29,8 @@ final class QueueMBeans {
     private final String node;
     private final QueueAdmin admin;
     private final Map<Long, ObjectName> registered = new ConcurrentHashMap<>();
+    /** Which queue (id) a name is registered for: a queue dropped and created again elsewhere is seen created first. */
+    private final Map<ObjectName, Long> owners = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     QueueMBeans(String store, String node, QueueAdmin admin) {
@@ -47,22 +49,28 @@ final class QueueMBeans {
                 + ObjectName.quote(qualifiedQueue));
     }
 
-    private void register(QueueRuntime q) {
+    private synchronized void register(QueueRuntime q) {
         if (closed) {
             return;
         }
         try {
             ObjectName name = name(store, node, q.meta().qualifiedName());
+            Long previous = owners.remove(name);
+            if (previous != null) {
+                registered.remove(previous);
+                server.unregisterMBean(name); // the queue of that name before it was dropped and created again
+            }
             server.registerMBean(new Bean(q), name);
             registered.put(q.meta().id(), name);
+            owners.put(name, q.meta().id());
         } catch (JMException | RuntimeException e) {
             LOG.log(Level.WARNING, "Aqueduct: the MBean of queue " + q.meta().qualifiedName() + " is not registered", e);
         }
     }
 
-    private void unregister(QueueRuntime q) {
+    private synchronized void unregister(QueueRuntime q) {
         ObjectName name = registered.remove(q.meta().id());
-        if (name != null) {
+        if (name != null && owners.remove(name, q.meta().id())) {
             try {
                 server.unregisterMBean(name);
             } catch (JMException | RuntimeException e) {
@@ -71,7 +79,7 @@ final class QueueMBeans {
         }
     }
 
-    void close() {
+    synchronized void close() {
         closed = true;
         for (ObjectName name : registered.values()) {
             try {
@@ -81,6 +89,7 @@ final class QueueMBeans {
             }
         }
         registered.clear();
+        owners.clear();
     }
 
     private final class Bean implements QueueMXBean {

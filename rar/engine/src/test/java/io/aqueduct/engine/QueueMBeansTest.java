@@ -91,6 +91,40 @@ class QueueMBeansTest extends EngineFixture {
     }
 
     @Test
+    void on_a_shared_store_each_node_shows_the_store_figures_and_its_own_counts()
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(sharedStore(), "several nodes need a shared store");
+        try (AqueductEngine other = AqueductEngine.builder()
+                .dialect(io.aqueduct.engine.store.Dialects.forJdbc(TestStore.CURRENT.settings())).defaultSchema("APP")
+                .clock(clock).user("NODE").timeManager(false).start()) {
+            startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
+            ObjectName pattern = new ObjectName("io.aqueduct:type=Queue,name=" + ObjectName.quote("APP." + Q) + ",*");
+            // the other node reads the catalog again on the creator's signal, or when a lookup misses (as this one)
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).ignoreExceptions()
+                    .until(() -> other.admin().queue(Q) != null && server.queryNames(pattern, null).size() == 2);
+            QueueSession s = session();
+            s.enqueue(Q, Message.of("here"));
+            s.commit();
+            for (ObjectName name : server.queryNames(pattern, null)) {
+                assertThat(server.getAttribute(name, "Ready")).as("%s", name).isEqualTo(1L);
+            }
+            assertThat(server.queryNames(pattern, null)).extracting(n -> {
+                try {
+                    return server.getAttribute(n, "Enqueued");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }).containsExactlyInAnyOrder(1L, 0L);
+
+            admin.stopQueue(Q, true, true, false);
+            admin.dropQueue(Q);
+            assertThat(server.queryNames(pattern, null)).hasSize(1); // the other node's, until it reads its catalog again
+            other.close();
+            assertThat(server.queryNames(pattern, null)).isEmpty();
+        }
+    }
+
+    @Test
     void a_dropped_queue_and_a_closed_engine_leave_no_MBean_behind() throws Exception {
         startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
         ObjectName name = queueBean("APP." + Q);
