@@ -1,0 +1,54 @@
+// The queue page's live charts (uPlot, served from the WAR's WebJar): rates, depth, head message age.
+import { h } from './dom.js';
+import { historyOf } from './live.js';
+
+const SPECS = [
+  { id: 'rates', title: 'Throughput (per second)', series: [
+      { label: 'changes/s', key: 'changes', stroke: '#1f5fae' },
+      { label: 'net depth change/s', key: 'net', stroke: '#d9822b' }] },
+  { id: 'depth', title: 'Depth (messages)', series: [
+      { label: 'ready', key: 'ready', stroke: '#1b7f3b' },
+      { label: 'waiting', key: 'waiting', stroke: '#8e44ad' },
+      { label: 'expired', key: 'expired', stroke: '#b00020' }] },
+  { id: 'age', title: 'Age of the head message (s)', series: [
+      { label: 'head age', key: 'headAge', stroke: '#555' }] },
+];
+
+/** Builds the charts of {@code queue} into {@code container}; returns the function that redraws them. */
+export function charts(container, queue) {
+  const plots = [];
+  for (const spec of SPECS) {
+    const box = h('div', { class: 'chart', id: `chart-${spec.id}` }, h('h3', {}, spec.title));
+    const latest = h('div', { class: 'latest', id: `latest-${spec.id}` });
+    container.append(box);
+    const plot = new uPlot({
+      width: 420, height: 200,
+      series: [{}, ...spec.series.map(s => ({ label: s.label, stroke: s.stroke, width: 2 }))],
+      axes: [{}, { size: 50 }],
+      scales: { x: { time: true } },
+    }, data(spec, queue), box);
+    box.append(latest);
+    plots.push({ spec, plot, latest });
+  }
+  const redraw = () => {
+    for (const { spec, plot, latest } of plots) {
+      const d = data(spec, queue);
+      plot.setData(d);
+      const last = d[0].length - 1;
+      latest.textContent = last < 0 ? '' : spec.series.map((s, i) => `${s.label}: ${format(d[i + 1][last])}`).join(' · ');
+      latest.dataset.value = last < 0 ? '' : String(d[1][last] ?? '');
+      latest.dataset.points = String(d[0].length);
+    }
+  };
+  redraw();
+  return redraw;
+}
+
+function data(spec, queue) {
+  const points = historyOf(queue);
+  return [points.map(p => p.t), ...spec.series.map(s => points.map(p => p[s.key]))];
+}
+
+function format(v) {
+  return v === null || v === undefined ? '–' : Number.isInteger(v) ? String(v) : v.toFixed(2);
+}
