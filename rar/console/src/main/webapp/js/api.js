@@ -17,9 +17,12 @@ export async function api(method, path, body) {
   const response = await fetch('api/' + path, init);
   const type = response.headers.get('Content-Type') || '';
   if (!type.includes('json')) {
-    // the login form instead of an answer: the session ended
-    location.reload();
-    throw new AqError(0, 'Your session ended: log in again.');
+    if (response.ok) {
+      // the login form instead of an answer: the session ended
+      location.reload();
+      throw new AqError(0, 'Your session ended: log in again.');
+    }
+    throw new AqError(0, `The server answered ${response.status} ${response.statusText}.`);
   }
   const json = await response.json();
   if (!response.ok) {

@@ -175,7 +175,7 @@ async function browserSection(queue, table, subscribers) {
   const filters = h('form', { class: 'toolbar', id: 'browse-filters' },
     subscribers.length ? h('label', {}, 'Consumer', h('select', { name: 'consumer', id: 'browse-consumer' },
       subscribers.filter(s => s.name).map(s => h('option', {}, s.name)))) : null,
-    h('label', {}, 'State', h('select', { name: 'state', id: 'browse-state' }, ['', 'READY', 'WAITING', 'EXPIRED', 'PROCESSED']
+    h('label', {}, 'State', h('select', { name: 'state', id: 'browse-state' }, ['', 'READY', 'EXPIRED']
       .map(v => h('option', { value: v }, v || 'any')))),
     h('label', {}, 'Correlation (% _)', h('input', { name: 'correlation', id: 'browse-correlation' })),
     h('label', {}, 'Condition', h('input', { name: 'condition', id: 'browse-condition', size: 40 })),
@@ -219,17 +219,17 @@ async function browserSection(queue, table, subscribers) {
         if (!ids.length) return outcome('Select the messages to requeue first.', true);
         const select = target();
         if (await operate(`Requeue ${ids.length} message(s) to the queue below, attempts reset?`,
-          () => api('POST', `queues/${q(name)}/requeue`, { target: select.value, messageIds: ids }),
+          () => api('POST', `queues/${q(name)}/messages/requeue`, { target: select.value, messageIds: ids }),
           h('label', {}, 'Queue ', select))) load();
       } }, 'Requeue selected'),
       h('button', { id: 'purge-selected', class: 'danger', onclick: async () => {
         const ids = selected();
         if (!ids.length) return outcome('Select the messages to purge first.', true);
         if (await operate(`Purge ${ids.length} message(s) from ${name}? They are gone for good.`,
-          () => api('POST', `queues/${q(name)}/purge`, { messageIds: ids }))) load();
+          () => api('POST', `queues/${q(name)}/messages/purge`, { messageIds: ids }))) load();
       } }, 'Purge selected'),
       h('button', { id: 'purge-all', class: 'danger', onclick: async () => (await operate(`Purge every message of ${name}? `
-        + 'They are gone for good.', () => api('POST', `queues/${q(name)}/purge`, { all: true }))) && load() }, 'Purge all'),
+        + 'They are gone for good.', () => api('POST', `queues/${q(name)}/messages/purge`, { all: true }))) && load() }, 'Purge all'),
     ];
   };
   const show = async (id, consumer) => {

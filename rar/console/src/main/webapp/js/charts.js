@@ -25,7 +25,8 @@ export function charts(container, queue) {
       width: 420, height: 200,
       series: [{}, ...spec.series.map(s => ({ label: s.label, stroke: s.stroke, width: 2 }))],
       axes: [{}, { size: 50 }],
-      scales: { x: { time: true } },
+      // a first point alone would make uPlot stretch the time axis over years: show at least the last minute
+      scales: { x: { time: true, range: (u, min, max) => [Math.min(min ?? Date.now() / 1000, (max ?? Date.now() / 1000) - 60), max ?? Date.now() / 1000] } },
     }, data(spec, queue), box);
     box.append(latest);
     plots.push({ spec, plot, latest });

@@ -39,7 +39,7 @@ import java.util.Map;
  * from the head of the queue (filtered by consumer, correlation and condition as a dequeue is): a page is read by
  * moving the session's browse position over the messages before it, never by loading the queue.
  */
-@Path("queues/{queue}")
+@Path("queues/{queue}/messages")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class Messages {
@@ -62,7 +62,6 @@ public class Messages {
      * correlation (LIKE), condition and state. {@code more} tells whether a next page exists.
      */
     @GET
-    @Path("messages")
     public Response browse(@QueryParam("consumer") String consumer, @QueryParam("correlation") String correlation,
             @QueryParam("condition") String condition, @QueryParam("state") String state,
             @QueryParam("offset") int offset, @QueryParam("limit") Integer limit) {
@@ -113,7 +112,7 @@ public class Messages {
      * (the consumers it is READY or WAITING for; the others have processed it or were never its recipients).
      */
     @GET
-    @Path("messages/{id}")
+    @Path("{id: [0-9A-Fa-f]+}")
     public Response show(@PathParam("id") String id, @QueryParam("consumer") String consumer) {
         return Work.json(context, session -> {
             MessageId messageId = parseId(id);
