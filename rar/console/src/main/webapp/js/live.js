@@ -33,10 +33,12 @@ async function poll() {
     let path = 'statistics';
     if (focus) path += `?queue=${q(focus.queue)}` + (focus.consumer ? `&consumer=${q(focus.consumer)}` : '');
     const answer = await api('GET', path);
+    if (answer.time === null) return; // the server's first poll is under way
     const t = answer.time / 1000;
     for (const s of answer.queues) {
       const points = history.get(s.queue) || [];
       const previous = points[points.length - 1];
+      if (previous && previous.t >= t) continue; // the server has not polled since: nothing new
       const depth = s.ready + s.waiting;
       const dt = previous ? t - previous.t : 0;
       const point = {
@@ -51,7 +53,8 @@ async function poll() {
       history.set(s.queue, points);
     }
     latest = answer;
-    document.getElementById('live').textContent = 'live · ' + new Date(answer.time).toLocaleTimeString();
+    document.getElementById('live').textContent = (answer.failure ? 'figures of ' : 'live · ')
+      + new Date(answer.time).toLocaleTimeString() + (answer.failure ? ' (the last poll failed: ' + answer.failure + ')' : '');
     listeners.forEach(l => l(answer));
   } catch (e) {
     document.getElementById('live').textContent = 'not live: ' + e.message;

@@ -6,8 +6,12 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.annotation.WebListener;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
@@ -28,7 +32,12 @@ public final class Console implements ServletContextListener {
      */
     static final List<String> FACTORY_NAMES = List.of("java:app/aqueduct/QueueSessions", "java:comp/env/aqueduct/QueueSessions");
 
+    /** Seconds between two statistics polls (the page asks every 2 s: it sees each poll or the next). */
+    static final long POLL_SECONDS = 1;
+
     private AqConnectionFactory factory;
+    private StatisticsPoller statistics;
+    private ScheduledFuture<?> polling;
 
     public static Console of(ServletContext context) {
         return (Console) context.getAttribute(ATTRIBUTE);
@@ -53,7 +62,27 @@ public final class Console implements ServletContextListener {
                     + ": deploy it in the BooksOnLine EAR, beside the standalone resource adapter with the resources of"
                     + " server-config/aqueduct-setup.asadmin, or name the factory in context parameter " + FACTORY_PARAMETER + ".");
         }
+        statistics = new StatisticsPoller(factory::openSession, Clock.systemUTC());
+        try {
+            // the container's scheduler: its threads are the server's, stopped with the application
+            ManagedScheduledExecutorService scheduler = (ManagedScheduledExecutorService) new InitialContext()
+                    .lookup("java:comp/DefaultManagedScheduledExecutorService");
+            polling = scheduler.scheduleWithFixedDelay(statistics::poll, 0, POLL_SECONDS, TimeUnit.SECONDS);
+        } catch (NamingException e) {
+            throw new IllegalStateException("Aqueduct console needs the container's DefaultManagedScheduledExecutorService: " + e, e);
+        }
         context.setAttribute(ATTRIBUTE, this);
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        if (polling != null) {
+            polling.cancel(false);
+        }
+    }
+
+    public StatisticsPoller statistics() {
+        return statistics;
     }
 
     /** A queue session working as the caller. */

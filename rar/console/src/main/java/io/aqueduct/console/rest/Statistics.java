@@ -8,9 +8,12 @@ import io.aqueduct.api.Message;
 import io.aqueduct.api.Navigation;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueStatistics;
+import io.aqueduct.console.Console;
+import io.aqueduct.console.StatisticsPoller;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -25,8 +28,9 @@ import java.util.List;
 
 /**
  * The figures the page polls every two seconds: every queue's messages by state and waiting time (V$AQ, from
- * {@code queueStatistics()}: counters, no scan) with its change count (which the page turns into rates), and for
- * the open queue the age of its head message (one BROWSE of the first message).
+ * {@code queueStatistics()}) with its change count (which the page turns into rates), as the console's background
+ * poll last read them ({@link io.aqueduct.console.StatisticsPoller}: a page never waits for the store's locks), and
+ * for the open queue the age of its head message (one BROWSE of the first message, in the caller's session).
  */
 @Path("statistics")
 @Produces(MediaType.APPLICATION_JSON)
@@ -38,8 +42,9 @@ public class Statistics {
     public Response statistics(@QueryParam("queue") String queue, @QueryParam("consumer") String consumer) {
         return Work.json(context, session -> {
             Instant now = Instant.now();
+            StatisticsPoller.Snapshot snapshot = Console.of(context).statistics().latest();
             JsonArrayBuilder queues = Json.createArrayBuilder();
-            for (QueueStatistics s : session.admin().queueStatistics()) {
+            for (QueueStatistics s : snapshot.queues()) {
                 JsonArrayBuilder consumers = Json.createArrayBuilder();
                 for (ConsumerStatistics c : s.consumers()) {
                     consumers.add(Json.createObjectBuilder().add("name", Catalog.nullable(c.consumer().name()))
@@ -49,24 +54,18 @@ public class Statistics {
                 }
                 queues.add(Json.createObjectBuilder().add("queue", s.qualifiedName()).add("waiting", s.waiting())
                         .add("ready", s.ready()).add("expired", s.expired()).add("totalWait", s.totalWaitSeconds())
-                        .add("averageWait", s.averageWaitSeconds()).add("changes", changes(session, s.qualifiedName()))
+                        .add("averageWait", s.averageWaitSeconds()).add("changes", snapshot.changes().getOrDefault(s.qualifiedName(), 0L))
                         .add("consumers", consumers));
             }
-            JsonObjectBuilder answer = Json.createObjectBuilder().add("time", now.toEpochMilli()).add("queues", queues);
+            JsonObjectBuilder answer = Json.createObjectBuilder()
+                    .add("time", snapshot.time() == null ? JsonValue.NULL : Json.createValue(snapshot.time().toEpochMilli()))
+                    .add("queues", queues).add("failure", Catalog.nullable(snapshot.failure()));
             if (Messages.blank(queue) != null) {
                 answer.add("head", Json.createObjectBuilder().add("queue", queue.trim())
                         .add("ageSeconds", headAge(session, queue.trim(), Messages.blank(consumer), now)));
             }
             return answer.build();
         });
-    }
-
-    private static long changes(QueueSession session, String queue) {
-        try {
-            return session.queueVersion(queue);
-        } catch (AqException e) {
-            return 0; // dropped between the two calls
-        }
     }
 
     /** Seconds since the enqueue of the message a dequeue would take next (0: none). */
