@@ -102,6 +102,14 @@ async function queuePage(name) {
     h('button', { id: 'stop-queue', class: 'danger', onclick: async () => (await operate(`Stop ${name} for enqueue and dequeue? `
       + 'Producers and consumers are refused until it is started again.',
       () => api('POST', base + '/stop', { enqueue: true, dequeue: true, wait: false }))) && again() }, 'Stop'),
+    h('button', { id: 'alter-queue', onclick: async () => {
+      const field = (label, name, value) => h('label', {}, label + ' ', h('input', { name, value: value ?? '', size: 12 }));
+      const form = h('div', { class: 'toolbar' }, field('Max retries', 'maxRetries', queue.maxRetries),
+        field('Retry delay (s)', 'retryDelay', queue.retryDelay), field('Retention (s)', 'retention', queue.retention),
+        field('Comment', 'comment', queue.comment));
+      const values = () => Object.fromEntries(Array.from(form.querySelectorAll('input')).map(i => [i.name, i.value.trim() || null]));
+      if (await operate(`Alter ${name}?`, () => api('PUT', base, values()), form)) again();
+    } }, 'Alter'),
     h('button', { id: 'drop-queue', class: 'danger', onclick: async () => (await operate(`Drop ${name} with its messages? `
       + 'It must be stopped first.', () => api('DELETE', base))) && (location.hash = '#queues') }, 'Drop'));
   const figures = h('div', { id: 'figures' });

@@ -181,20 +181,21 @@ class ConsoleIT {
 
     @Test
     @Order(5)
-    void anExpiredMessageIsRequeuedFromTheExceptionQueueAndDelivered() throws Exception {
+    void anExpiredMessageIsRequeuedFromTheExceptionQueueAndDeliveredAndAnotherPurged() throws Exception {
         send("CONSOLE.ORDERS_Q", "{\"payload\": {\"orderno\": 3}, \"correlation\": \"LATE\", \"expiration\": 1}");
+        send("CONSOLE.ORDERS_Q", "{\"payload\": {\"orderno\": 4}, \"correlation\": \"GONE\", \"expiration\": 1, \"priority\": 2}");
         String exceptionQueue = "CONSOLE.AQ$_CONSOLE_QTAB_E";
         browser.get(CONSOLE + "#queues");
-        await(() -> "1".equals(cell(exceptionQueue, "expired")));
+        await(() -> "2".equals(cell(exceptionQueue, "expired")));
         openQueue(exceptionQueue);
         if (browser.findElement(By.id("dequeue-state")).getText().equals("disabled")) {
             click("start-queue");
             confirm();
             await(() -> browser.findElement(By.id("dequeue-state")).getText().equals("enabled"));
         }
-        await(() -> browser.findElements(By.cssSelector("#message-list tr[data-message]")).size() == 1);
+        await(() -> browser.findElements(By.cssSelector("#message-list tr[data-message]")).size() == 2);
         screenshot("exception-queue");
-        browser.findElement(By.cssSelector("#message-list tr[data-message] input[type=checkbox]")).click();
+        selectRowWith("LATE");
         click("requeue");
         new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("requeue-target"))).selectByValue("CONSOLE.ORDERS_Q");
         confirm();
@@ -202,6 +203,22 @@ class ConsoleIT {
         // delivered: a consumer of the original queue receives it, its attempts at zero
         String received = receive("CONSOLE.ORDERS_Q", "LATE");
         assertThat(received).contains("\"orderno\":3").contains("\"attempts\":0");
+
+        // the other one is purged: gone from the exception queue
+        await(() -> browser.findElements(By.cssSelector("#message-list tr[data-message]")).size() == 1);
+        selectRowWith("GONE");
+        click("purge-selected");
+        confirm();
+        await(() -> outcome().contains("1 message(s) purged"));
+        await(() -> browser.findElement(By.id("page-range")).getText().equals("no messages"));
+        await(() -> "0".equals(browser.findElement(By.id("stat-expired")).getText()));
+    }
+
+    static void selectRowWith(String correlation) {
+        await(() -> browser.findElements(By.cssSelector("#message-list tr[data-message]")).stream()
+                .anyMatch(r -> r.getText().contains(correlation)));
+        browser.findElements(By.cssSelector("#message-list tr[data-message]")).stream().filter(r -> r.getText().contains(correlation))
+                .findFirst().orElseThrow().findElement(By.cssSelector("input[type=checkbox]")).click();
     }
 
     @Test
