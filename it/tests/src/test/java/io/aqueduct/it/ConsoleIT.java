@@ -268,6 +268,23 @@ class ConsoleIT {
         }
     }
 
+    @Test
+    @Order(8)
+    void aPropagationScheduleIsDisabledAndEnabledWithItsStatisticsShown() {
+        browser.get(CONSOLE + "#schedules");
+        browser.navigate().refresh();
+        String row = "#schedules tr[data-schedule='OE.OE_BOOKEDORDERS_MQUE/AQ$_LOCAL']";
+        await(() -> browser.findElements(By.cssSelector(row)).size() == 1);
+        assertThat(browser.findElement(By.cssSelector(row)).getText()).contains("enabled");
+        browser.findElement(By.cssSelector(row + " button")).click();
+        confirm();
+        await(() -> outcome().contains("disabled") && browser.findElement(By.cssSelector(row)).getText().contains("disabled"));
+        screenshot("schedules");
+        browser.findElement(By.cssSelector(row + " button")).click();
+        confirm();
+        await(() -> outcome().contains("enabled") && browser.findElement(By.cssSelector(row)).getText().contains("enabled"));
+    }
+
     // ------------------------------------------------------------------ the browser
 
     static void login(String user) {
