@@ -3,7 +3,7 @@
 import { api, q } from './api.js';
 import { h, clear, formData, seconds } from './dom.js';
 import { operate, outcome } from './dialogs.js';
-import { start, onStatistics, focusOn, latestOf } from './live.js';
+import { start, onStatistics, latestOf } from './live.js';
 import { charts } from './charts.js';
 import { render } from './payload.js';
 
@@ -14,7 +14,6 @@ let catalog = { queueTables: [], queues: [] };
 async function route() {
   leave();
   leave = () => {};
-  focusOn(null);
   const [name, ...rest] = location.hash.slice(1).split('/');
   const arg = decodeURIComponent(rest.join('/'));
   document.querySelectorAll('header nav a').forEach(a => a.classList.toggle('current', a.id === 'nav-' + (name || 'queues')));
@@ -114,14 +113,12 @@ async function queuePage(name) {
       + 'It must be stopped first.', () => api('DELETE', base))) && (location.hash = '#queues') }, 'Drop'));
   const figures = h('div', { id: 'figures' });
   const chartBox = h('div', { class: 'charts', id: 'charts' });
-  const consumer = subscribers.length ? subscribers.find(s => s.name)?.name : null;
   clear(page, h('h2', {}, 'Queue ', h('span', { id: 'queue-name' }, name)),
     h('div', { class: 'grid' }, h('div', { class: 'card' }, h('h3', {}, 'Settings'), settings, operations),
       h('div', { class: 'card' }, h('h3', {}, 'Messages by state'), figures)),
     h('h3', {}, 'Live'), chartBox,
     queue.multipleConsumers && queue.type !== 'EXCEPTION' ? subscribersSection(name, subscribers) : null,
     await browserSection(queue, table, subscribers));
-  focusOn(name, consumer);
   const redraw = charts(chartBox, name);
   leave = onStatistics(() => {
     redraw();
@@ -132,12 +129,16 @@ async function queuePage(name) {
       h('dt', {}, 'Waiting'), h('dd', { id: 'stat-waiting' }, s.waiting),
       h('dt', {}, 'Expired'), h('dd', { id: 'stat-expired' }, s.expired),
       h('dt', {}, 'Total wait'), h('dd', {}, seconds(s.totalWait)),
-      h('dt', {}, 'Average wait'), h('dd', {}, seconds(s.averageWait))),
+      h('dt', {}, 'Average wait'), h('dd', {}, seconds(s.averageWait)),
+      h('dt', {}, 'Oldest READY'), h('dd', {}, seconds(s.oldestReady)),
+      ...(s.enqueued === undefined ? [] : [h('dt', {}, 'Since the engine started'),
+        h('dd', { id: 'stat-counters' }, `${s.enqueued} enqueued · ${s.dequeued} dequeued · ${s.failedAttempts} failed attempts`)])),
       s.consumers.length ? h('table', { id: 'consumer-figures' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Consumer'), h('th', { class: 'num' }, 'Ready'), h('th', { class: 'num' }, 'Waiting'),
-          h('th', { class: 'num' }, 'Expired'), h('th', { class: 'num' }, 'Average wait'))),
+          h('th', { class: 'num' }, 'Expired'), h('th', { class: 'num' }, 'Average wait'), h('th', { class: 'num' }, 'Oldest READY'))),
         h('tbody', {}, s.consumers.map(c => h('tr', {}, h('td', {}, c.name || c.address), h('td', { class: 'num' }, c.ready),
-          h('td', { class: 'num' }, c.waiting), h('td', { class: 'num' }, c.expired), h('td', { class: 'num' }, seconds(c.averageWait))))))
+          h('td', { class: 'num' }, c.waiting), h('td', { class: 'num' }, c.expired), h('td', { class: 'num' }, seconds(c.averageWait)),
+          h('td', { class: 'num' }, seconds(c.oldestReady))))))
         : null);
   });
 }

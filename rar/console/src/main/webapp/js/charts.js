@@ -1,17 +1,18 @@
-// The queue page's live charts (uPlot, served from the WAR's WebJar): rates, depth, head message age.
+// The queue page's live charts (uPlot, served from the WAR's WebJar): rates, depth, oldest READY message's age.
 import { h } from './dom.js';
 import { historyOf } from './live.js';
 
 const SPECS = [
-  { id: 'rates', title: 'Throughput (per second)', series: [
-      { label: 'changes/s', key: 'changes', stroke: '#1f5fae' },
-      { label: 'net depth change/s', key: 'net', stroke: '#d9822b' }] },
+  { id: 'rates', title: 'Throughput (messages per second)', series: [
+      { label: 'enqueued/s', key: 'enqueueRate', stroke: '#1f5fae' },
+      { label: 'dequeued/s', key: 'dequeueRate', stroke: '#1b7f3b' },
+      { label: 'failed attempts/s', key: 'failureRate', stroke: '#b00020' }] },
   { id: 'depth', title: 'Depth (messages)', series: [
       { label: 'ready', key: 'ready', stroke: '#1b7f3b' },
       { label: 'waiting', key: 'waiting', stroke: '#8e44ad' },
       { label: 'expired', key: 'expired', stroke: '#b00020' }] },
-  { id: 'age', title: 'Age of the head message (s)', series: [
-      { label: 'head age', key: 'headAge', stroke: '#555' }] },
+  { id: 'age', title: 'Oldest READY message (seconds waited)', series: [
+      { label: 'oldest', key: 'oldestReady', stroke: '#555' }] },
 ];
 
 /** Builds the charts of {@code queue} into {@code container}; returns the function that redraws them. */

@@ -1,23 +1,17 @@
 // The live figures: statistics polled every 2 seconds, kept per queue (the last 150 polls, 5 minutes) so that a
-// queue's charts show its recent past as soon as it is opened. Rates come from successive polls: the change count
-// of the queue (committed enqueues, releases, expiries, messages becoming ready) and the depth, per second.
-import { api, q } from './api.js';
+// queue's charts show its recent past as soon as it is opened. Rates come from successive polls: the differences of
+// the engine's enqueued / dequeued / failed-attempt counters, per second.
+import { api } from './api.js';
 
 const KEEP = 150;
 const history = new Map();
 const listeners = new Set();
 let latest = null;
-let focus = null;
 
 export function onStatistics(listener) {
   listeners.add(listener);
   if (latest) listener(latest);
   return () => listeners.delete(listener);
-}
-
-/** The queue (and consumer) whose head message's age is polled too: the open queue page's. */
-export function focusOn(queue, consumer) {
-  focus = queue ? { queue, consumer } : null;
 }
 
 export function historyOf(queue) {
@@ -30,9 +24,7 @@ export function latestOf(queue) {
 
 async function poll() {
   try {
-    let path = 'statistics';
-    if (focus) path += `?queue=${q(focus.queue)}` + (focus.consumer ? `&consumer=${q(focus.consumer)}` : '');
-    const answer = await api('GET', path);
+    const answer = await api('GET', 'statistics');
     if (answer.time === null) return; // the server's first poll is under way
     const t = answer.time / 1000;
     for (const s of answer.queues) {
@@ -41,12 +33,14 @@ async function poll() {
       if (previous && previous.t >= t) continue; // the server has not polled since: nothing new
       const depth = s.ready + s.waiting;
       const dt = previous ? t - previous.t : 0;
+      // a counter that went down: the engine restarted; no rate for that interval
+      const rate = key => previous && dt > 0 && s[key] !== undefined && previous.counts[key] !== undefined
+        && s[key] >= previous.counts[key] ? (s[key] - previous.counts[key]) / dt : null;
       const point = {
         t, depth, ready: s.ready, waiting: s.waiting, expired: s.expired, averageWait: s.averageWait,
-        changes: previous && dt > 0 ? Math.max(0, (s.changes - previous.changeCount) / dt) : 0,
-        net: previous && dt > 0 ? (depth - previous.depth) / dt : 0,
-        changeCount: s.changes,
-        headAge: answer.head && answer.head.queue === s.queue ? answer.head.ageSeconds : null,
+        oldestReady: s.oldestReady,
+        enqueueRate: rate('enqueued'), dequeueRate: rate('dequeued'), failureRate: rate('failedAttempts'),
+        counts: { enqueued: s.enqueued, dequeued: s.dequeued, failedAttempts: s.failedAttempts },
       };
       points.push(point);
       if (points.length > KEEP) points.shift();

@@ -62,11 +62,11 @@ class ConsoleIT {
                 AqueductContainerIT.DEPLOYMENTS.resolve("aqueduct-booksonline.ear").toFile());
     }
 
-    /** admin has the console's role (and is an administrator of the store); feeder sends; mallory has no role. */
+    /** admin has the console's role (and is an administrator of the store); feeder sends; outsider has no role. */
     @BeforeAll
     static void usersAndBrowser() throws IOException {
         CommandRunner runner = Globals.getDefaultHabitat().getService(CommandRunner.class);
-        for (String[] user : new String[][] {{"admin", "aqueduct-admin"}, {"feeder", "aqueduct-http"}, {"mallory", "staff"}}) {
+        for (String[] user : new String[][] {{"admin", "aqueduct-admin"}, {"feeder", "aqueduct-http"}, {"outsider", "staff"}}) {
             Path passwordFile = Files.createTempFile("aqueduct-console-user", ".txt");
             Files.writeString(passwordFile, "AS_ADMIN_USERPASSWORD=secret-" + user[0] + "\n");
             CommandResult r = runner.run("create-file-user", "--groups", user[1], "--passwordfile", passwordFile.toString(), user[0]);
@@ -95,7 +95,7 @@ class ConsoleIT {
     @Order(1)
     void aUserWithoutTheRoleIsRefusedAndTheApiRefusesRequestsFromOtherPages() throws Exception {
         browser.get(CONSOLE);
-        login("mallory");
+        login("outsider");
         assertThat(browser.getPageSource()).doesNotContain("Queue tables and queues");
         browser.manage().deleteAllCookies();
         // the administrator's session: a change without the console's header (a form another site posts) is refused

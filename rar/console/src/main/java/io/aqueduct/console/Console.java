@@ -62,7 +62,7 @@ public final class Console implements ServletContextListener {
                     + ": deploy it in the BooksOnLine EAR, beside the standalone resource adapter with the resources of"
                     + " server-config/aqueduct-setup.asadmin, or name the factory in context parameter " + FACTORY_PARAMETER + ".");
         }
-        statistics = new StatisticsPoller(factory::openSession, Clock.systemUTC());
+        statistics = new StatisticsPoller(factory::openSession, StatisticsPoller::platformCounters, Clock.systemUTC());
         try {
             // the container's scheduler: its threads are the server's, stopped with the application
             ManagedScheduledExecutorService scheduler = (ManagedScheduledExecutorService) new InitialContext()

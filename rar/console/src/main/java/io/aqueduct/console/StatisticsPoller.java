@@ -1,8 +1,8 @@
 package io.aqueduct.console;
 
-import io.aqueduct.api.AqException;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueStatistics;
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * The statistics every open console page shows, read by one background poll instead of by each page's request: a
@@ -26,18 +29,57 @@ public final class StatisticsPoller {
     static final Duration IDLE = Duration.ofSeconds(30);
 
     private final Supplier<QueueSession> sessions;
+    private final Supplier<Map<String, Counters>> counters;
     private final Clock clock;
     private volatile Snapshot last = new Snapshot(null, List.of(), Map.of(), null);
     private volatile Instant lastAsked = Instant.EPOCH;
     private boolean failing;
 
-    /** One poll's figures: when, every queue's statistics and change count, or the failure of the last poll. */
-    public record Snapshot(Instant time, List<QueueStatistics> queues, Map<String, Long> changes, String failure) {
+    /**
+     * One poll's figures: when, every queue's statistics, its counters since the engine started (absent when the
+     * engine's MBeans are not in this JVM), or the failure of the last poll.
+     */
+    public record Snapshot(Instant time, List<QueueStatistics> queues, Map<String, Counters> counters, String failure) {
     }
 
-    public StatisticsPoller(Supplier<QueueSession> sessions, Clock clock) {
+    /** A queue's counters since its engine started (docs/metrics.md), summed over this JVM's engines of the queue. */
+    public record Counters(long enqueued, long dequeued, long failedAttempts) {
+        Counters plus(Counters o) {
+            return new Counters(enqueued + o.enqueued, dequeued + o.dequeued, failedAttempts + o.failedAttempts);
+        }
+    }
+
+    public StatisticsPoller(Supplier<QueueSession> sessions, Supplier<Map<String, Counters>> counters, Clock clock) {
         this.sessions = sessions;
+        this.counters = counters;
         this.clock = clock;
+    }
+
+    /**
+     * The counters of the engine's queue MBeans ({@code io.aqueduct:type=Queue,...}, docs/metrics.md) in this JVM's
+     * platform MBean server, by qualified queue name: the adapter's engine runs in the console's server. JMX is
+     * the JDK's: the console still needs nothing of the engine but its documented names.
+     */
+    public static Map<String, Counters> platformCounters() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        Map<String, Counters> all = new LinkedHashMap<>();
+        try {
+            for (ObjectName name : server.queryNames(new ObjectName("io.aqueduct:type=Queue,*"), null)) {
+                try {
+                    String raw = name.getKeyProperty("name");
+                    String queue = raw.startsWith("\"") ? ObjectName.unquote(raw) : raw;
+                    Counters c = new Counters(((Number) server.getAttribute(name, "Enqueued")).longValue(),
+                            ((Number) server.getAttribute(name, "Dequeued")).longValue(),
+                            ((Number) server.getAttribute(name, "FailedAttempts")).longValue());
+                    all.merge(queue, c, Counters::plus);
+                } catch (JMException | RuntimeException e) {
+                    // a queue dropped (its MBean unregistered) while it was read: it is absent from this poll
+                }
+            }
+        } catch (JMException e) {
+            throw new IllegalStateException(e);
+        }
+        return all;
     }
 
     /** The last figures (a page asking keeps the poll running). */
@@ -53,21 +95,13 @@ public final class StatisticsPoller {
         }
         try (QueueSession session = sessions.get()) {
             List<QueueStatistics> queues = session.admin().queueStatistics();
-            Map<String, Long> changes = new LinkedHashMap<>();
-            for (QueueStatistics s : queues) {
-                try {
-                    changes.put(s.qualifiedName(), session.queueVersion(s.qualifiedName()));
-                } catch (AqException e) {
-                    // dropped since the statistics were read: it goes from the next poll
-                }
-            }
-            last = new Snapshot(clock.instant(), queues, changes, null);
+            last = new Snapshot(clock.instant(), queues, counters.get(), null);
             if (failing) {
                 LOG.info("Aqueduct console: the statistics poll works again");
                 failing = false;
             }
         } catch (RuntimeException e) {
-            last = new Snapshot(last.time(), last.queues(), last.changes(), String.valueOf(e.getMessage()));
+            last = new Snapshot(last.time(), last.queues(), last.counters(), String.valueOf(e.getMessage()));
             if (!failing) {
                 LOG.log(Level.WARNING, "Aqueduct console: the statistics poll failed; it goes on every period", e);
                 failing = true;

@@ -25,7 +25,7 @@ class StatisticsPollerTest {
 
     @Test
     void aPollReadsTheStoreOnlyWhileAPageAsksForFigures() {
-        StatisticsPoller poller = new StatisticsPoller(sessions(), clock);
+        StatisticsPoller poller = new StatisticsPoller(sessions(), () -> java.util.Map.of("APP.Q", new StatisticsPoller.Counters(7, 4, 1)), clock);
         poller.poll();
         assertThat(reads).as("no page has asked yet").hasValue(0);
 
@@ -35,7 +35,7 @@ class StatisticsPollerTest {
         StatisticsPoller.Snapshot s = poller.latest();
         assertThat(s.time()).isEqualTo(clock.instant());
         assertThat(s.queues()).extracting(QueueStatistics::ready).containsExactly(3L);
-        assertThat(s.changes()).containsEntry("APP.Q", 42L);
+        assertThat(s.counters()).containsEntry("APP.Q", new StatisticsPoller.Counters(7, 4, 1));
 
         clock.move(StatisticsPoller.IDLE.plusSeconds(1));
         poller.poll();
@@ -44,7 +44,7 @@ class StatisticsPollerTest {
 
     @Test
     void aFailedPollKeepsTheLastFiguresWithTheFailureAndTheNextOneRecovers() {
-        StatisticsPoller poller = new StatisticsPoller(sessions(), clock);
+        StatisticsPoller poller = new StatisticsPoller(sessions(), () -> java.util.Map.of("APP.Q", new StatisticsPoller.Counters(7, 4, 1)), clock);
         poller.latest();
         poller.poll();
         Instant first = clock.instant();
@@ -75,14 +75,13 @@ class StatisticsPollerTest {
                         if (storeFailure != null) {
                             throw storeFailure;
                         }
-                        return List.of(new QueueStatistics("APP", "Q", 1, 0, ready, 0, 0, 0, List.of()));
+                        return List.of(new QueueStatistics("APP", "Q", 1, 0, ready, 0, 0, 0, 0, List.of()));
                     }
                     throw new UnsupportedOperationException(method.getName());
                 });
         return () -> (QueueSession) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {QueueSession.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "admin" -> admin;
-                    case "queueVersion" -> 42L;
                     case "close" -> null;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
