@@ -39,6 +39,7 @@ export function charts(container, queue) {
       const last = d[0].length - 1;
       latest.textContent = last < 0 ? '' : spec.series.map((s, i) => `${s.label}: ${format(d[i + 1][last])}`).join(' · ');
       latest.dataset.value = last < 0 ? '' : String(d[1][last] ?? '');
+      latest.dataset.values = last < 0 ? '[]' : JSON.stringify(spec.series.map((s, i) => d[i + 1][last] ?? null));
       latest.dataset.points = String(d[0].length);
     }
   };

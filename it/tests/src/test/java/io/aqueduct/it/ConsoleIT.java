@@ -254,10 +254,31 @@ class ConsoleIT {
                 sleep(100);
             }
         });
+        // a consumer takes them as they come
+        Thread consumer = new Thread(() -> {
+            while (flowing.get()) {
+                try {
+                    HTTP.send(HttpRequest.newBuilder(URI.create(REST + "queues/CONSOLE.ORDERS_Q/receive?wait=1&max=5&correlation=FLOW"))
+                            .header("Authorization", basic("feeder")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                            HttpResponse.BodyHandlers.discarding());
+                } catch (IOException e) {
+                    sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
         producer.start();
+        consumer.start();
         try {
             Awaitility.await("the throughput chart shows the flow").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                     .until(() -> Double.parseDouble(rate()) > 0);
+            Awaitility.await("the chart shows the dequeues").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        String values = browser.findElement(By.id("latest-rates")).getAttribute("data-values");
+                        String[] v = values.replaceAll("[\\[\\]]", "").split(",");
+                        return v.length > 1 && !v[1].equals("null") && Double.parseDouble(v[1]) > 0;
+                    });
             int points = Integer.parseInt(browser.findElement(By.id("latest-rates")).getAttribute("data-points"));
             await(() -> Integer.parseInt(browser.findElement(By.id("latest-rates")).getAttribute("data-points")) > points);
             sleep(4000);
@@ -265,6 +286,7 @@ class ConsoleIT {
         } finally {
             flowing.set(false);
             producer.join();
+            consumer.join();
         }
     }
 
