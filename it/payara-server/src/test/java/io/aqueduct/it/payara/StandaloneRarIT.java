@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * (ejb-samples/booksonline-war/target/booksonline.war) taking orders on those resources. Then the other documented
  * way to the same resources: the script's resources deleted, {@code asadmin add-resources
  * server-config/glassfish-resources.xml}, and the WAR takes orders again. Last, AQ over HTTP beside the adapter:
- * rar/http/target/aqueduct-standalone.war on the same resources, a realm user in the group aqueduct-http.
+ * rar/http/target/aqueduct-standalone.war on the same resources, a realm user in the group aqueduct-http; and the
+ * administration console, rar/console/target/aqueduct-console-standalone.war, for a user in the group aqueduct-admin.
  *
  * <p>asadmin multimode reports success even when commands inside the file fail, so every resource the script and the
  * file should create is checked with the list-* commands.
@@ -171,6 +173,39 @@ class StandaloneRarIT {
         assertThat(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/aqserv/servlet"))
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString(envelope)).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    @Order(6)
+    void theConsoleShowsTheQueuesBesideTheStandaloneAdapter() throws Exception {
+        // server-config/README.md, "The administration console: aqueduct-console.war"
+        domain.asadminIn(ROOT, T, "deploy", "--name", "aqueduct-console", "--contextroot", "aqueduct-console",
+                "rar/console/target/aqueduct-console-standalone.war");
+        Path password = WORK.resolve("console-user.txt");
+        Files.writeString(password, "AS_ADMIN_USERPASSWORD=secret-admin\n");
+        domain.asadmin(T, "--passwordfile", password.toString(), "create-file-user", "--groups", "aqueduct-admin", "admin");
+        log("aqueduct-console.war deployed, user admin created");
+        String base = "http://localhost:" + domain.httpPort() + "/aqueduct-console/";
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().cookieHandler(new java.net.CookieManager())
+                .followRedirects(java.net.http.HttpClient.Redirect.NORMAL).build();
+
+        // the login form, then the page's JSON API in the session it opened
+        java.net.http.HttpResponse<String> page = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base))
+                .timeout(Duration.ofSeconds(60)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(page.body()).contains("j_security_check");
+        java.net.http.HttpResponse<String> login = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "j_security_check"))
+                .header("Content-Type", "application/x-www-form-urlencoded").timeout(Duration.ofSeconds(60))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("j_username=admin&j_password=secret-admin")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(login.body()).as("the console's page after the login").contains("js/app.js");
+        java.net.http.HttpResponse<String> catalog = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "api/catalog"))
+                .timeout(Duration.ofSeconds(60)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(catalog.statusCode()).as(catalog.body()).isEqualTo(200);
+        assertThat(catalog.body()).contains("\"qualified\":\"SHIP.SHIP_BOOKEDORDERS_QUE\"");
+        // the background poll's figures come within a few seconds of the first question
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> http.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "api/statistics")).timeout(Duration.ofSeconds(60)).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body().contains("\"queue\":\"SHIP.SHIP_BOOKEDORDERS_QUE\""));
     }
 
     /** Every pool and resource of aqueduct-setup.asadmin / glassfish-resources.xml, as the list-* commands show them. */
