@@ -53,8 +53,11 @@ class QueueStatisticsTest extends MultiConsumerFixture {
     }
 
     @Test
-    void an_unknown_queue_is_24010() {
+    void an_unknown_queue_is_24010_and_a_name_that_is_none_44003() {
         expectError(AqError.QUEUE_NOT_FOUND, () -> admin.queueStatistics("NO_SUCH_Q"));
+        expectError(AqError.INVALID_NAME, () -> admin.queueStatistics("ORDERS Q; DROP TABLE AQ_MESSAGE"));
+        expectError(AqError.INVALID_NAME, () -> admin.queueStatistics(""));
+        expectError(AqError.QUEUE_NOT_FOUND, () -> admin.queueStatistics("Q".repeat(25))); // looked up as queue() does
     }
 
     @Test
