@@ -80,8 +80,9 @@ public final class Catalog {
     }
 
     public void removeQueue(QueueRuntime r) {
-        queues.remove(r.meta().qualifiedName());
-        queuesById.remove(r.meta().id());
+        // only if the name still maps to this runtime: a refresh may already have put a new queue under it
+        queues.remove(r.meta().qualifiedName(), r);
+        queuesById.remove(r.meta().id(), r);
         r.markDropped();
         queueRemoved.accept(r);
     }
