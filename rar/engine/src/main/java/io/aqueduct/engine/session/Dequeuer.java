@@ -338,7 +338,7 @@ final class Dequeuer {
                 return List.of(m);
             }
             if (pick instanceof QueueRuntime.EndOfGroup) {
-                throw new AqException(AqError.END_OF_GROUP, "All messages of the session.current transaction group in "
+                throw new AqException(AqError.END_OF_GROUP, "All messages of the current transaction group in "
                         + q.meta().qualifiedName() + " have been fetched: use NEXT_TRANSACTION for the next group.");
             }
             if (pick instanceof QueueRuntime.Nothing && msgid != null && opts.mode() == DequeueMode.BROWSE) {

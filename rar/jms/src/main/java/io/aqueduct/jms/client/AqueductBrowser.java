@@ -158,21 +158,16 @@ public final class AqueductBrowser implements QueueBrowser {
             int size = buffered ? 1 : PAGE; // AQ dequeues buffered messages one at a time
             List<Message> got;
             try {
-                if (own == null) {
-                    session.lock.lock();
-                    try {
-                        got = session.aq.dequeueArray(queue.queueName(), o, size);
-                    } finally {
-                        session.lock.unlock();
-                    }
-                } else {
-                    got = own.dequeueArray(queue.queueName(), o, size);
-                }
+                got = browse(o, size);
             } catch (AqException e) {
-                if (!buffered || e.errorCode() != AqError.BUFFERED_NOT_SUPPORTED) {
+                if (!buffered && e.errorCode() == AqError.END_OF_GROUP) {
+                    // a queue table with transactional grouping: this group is shown, on to the next one
+                    got = browse(o.navigation(Navigation.NEXT_TRANSACTION), size);
+                } else if (buffered && e.errorCode() == AqError.BUFFERED_NOT_SUPPORTED) {
+                    got = List.of(); // a queue table with transactional grouping holds no buffered messages
+                } else {
                     throw e;
                 }
-                got = List.of(); // a queue table with transactional grouping holds no buffered messages
             }
             first = false;
             if (got.isEmpty() && !buffered && !locked) {
@@ -192,6 +187,18 @@ public final class AqueductBrowser implements QueueBrowser {
                 end();
             } else if (page.isEmpty()) {
                 fill(); // every one shown already (a receive took the position back): go on from there
+            }
+        }
+
+        private List<Message> browse(DequeueOptions o, int size) {
+            if (own != null) {
+                return own.dequeueArray(queue.queueName(), o, size);
+            }
+            session.lock.lock();
+            try {
+                return session.aq.dequeueArray(queue.queueName(), o, size);
+            } finally {
+                session.lock.unlock();
             }
         }
 

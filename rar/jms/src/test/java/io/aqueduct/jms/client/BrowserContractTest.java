@@ -76,6 +76,26 @@ class BrowserContractTest {
     }
 
     @Test
+    void browsingAQueueWhoseTableGroupsByTransactionShowsEveryGroupInTurn() throws Exception {
+        store.admin().createQueueTable("G_T", io.aqueduct.api.QueueTableProperties.create()
+                .payloadType(io.aqueduct.api.PayloadType.RAW).messageGrouping(io.aqueduct.api.MessageGrouping.TRANSACTIONAL));
+        store.admin().createQueue("G", "G_T", io.aqueduct.api.QueueProperties.create());
+        store.admin().startQueue("G", true, true);
+        Queue grouped = session.createQueue("G");
+        Session transacted = connection.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = transacted.createProducer(grouped);
+        for (String group : List.of("a", "b")) {
+            for (int i = 1; i <= 3; i++) {
+                p.send(transacted.createTextMessage(group + i));
+            }
+            transacted.commit(); // one transaction: one group
+        }
+
+        assertThat(texts(session.createBrowser(grouped).getEnumeration())).containsExactly("a1", "a2", "a3", "b1", "b2", "b3");
+        assertThat(texts(session.createBrowser(grouped).getEnumeration())).as("nothing removed").hasSize(6);
+    }
+
+    @Test
     void browsingShowsTheMessagesInOrderWithoutRemovingThem() throws Exception {
         send("1", "2", "3");
         QueueBrowser browser = session.createBrowser(queue);
