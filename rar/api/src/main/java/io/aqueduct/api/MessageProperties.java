@@ -6,7 +6,7 @@ import java.time.Instant;
 /**
  * AQ's message properties. The enqueuer sets priority, delay, expiration, correlation, exception
  * queue and sender; a dequeued message also carries what the queue recorded (attempts, enqueue
- * time, state, original message id).
+ * time, state, original message id, and in an exception queue the queue it was moved from).
  */
 public final class MessageProperties implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -28,6 +28,7 @@ public final class MessageProperties implements Serializable {
 
     private int attempts;
     private Instant enqueueTime;
+    private String originalQueue;
     private MessageState state;
     private MessageId originalMessageId;
     private DeliveryMode deliveryMode = DeliveryMode.PERSISTENT;
@@ -214,6 +215,20 @@ public final class MessageProperties implements Serializable {
         return originalMessageId;
     }
 
+    /**
+     * The queue (OWNER.NAME) a message in an exception queue was moved from when it expired or ran
+     * out of retries; null for any other message, and for one moved before Aqueduct recorded it.
+     */
+    public String originalQueue() {
+        return originalQueue;
+    }
+
+    /** Filled in by the engine for a dequeued message of an exception queue. */
+    public MessageProperties recordedOriginalQueue(String originalQueue) {
+        this.originalQueue = originalQueue;
+        return this;
+    }
+
     /** Filled in by the engine for a dequeued message. */
     public MessageProperties recorded(int attempts, Instant enqueueTime, MessageState state, MessageId originalMessageId) {
         this.attempts = attempts;
@@ -251,6 +266,7 @@ public final class MessageProperties implements Serializable {
         c.enqueueTime = enqueueTime;
         c.state = state;
         c.originalMessageId = originalMessageId;
+        c.originalQueue = originalQueue;
         c.deliveryMode = deliveryMode;
         return c;
     }

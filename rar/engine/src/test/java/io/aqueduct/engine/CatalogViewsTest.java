@@ -31,7 +31,8 @@ class CatalogViewsTest extends EngineFixture {
 
     private static final List<String> QUEUE_TABLE_VIEW_COLUMNS = List.of("QUEUE", "MSG_ID", "CORR_ID", "MSG_PRIORITY",
             "MSG_STATE", "DELAY", "EXPIRATION", "ENQ_TIME", "ENQ_USER_ID", "ENQ_TXN_ID", "DEQ_TIME", "DEQ_USER_ID",
-            "DEQ_TXN_ID", "RETRY_COUNT", "EXCEPTION_QUEUE_OWNER", "EXCEPTION_QUEUE", "USER_DATA", "ORIGINAL_MSGID");
+            "DEQ_TXN_ID", "RETRY_COUNT", "EXCEPTION_QUEUE_OWNER", "EXCEPTION_QUEUE", "USER_DATA", "ORIGINAL_MSGID", "ORIGINAL_QUEUE_OWNER",
+            "ORIGINAL_QUEUE_NAME");
     private static final List<String> DBA_QUEUE_TABLES_COLUMNS = List.of("OWNER", "QUEUE_TABLE", "TYPE", "OBJECT_TYPE",
             "SORT_ORDER", "RECIPIENTS", "MESSAGE_GROUPING", "USER_COMMENT");
     private static final List<String> DBA_QUEUES_COLUMNS = List.of("OWNER", "NAME", "QUEUE_TABLE", "QID", "QUEUE_TYPE",

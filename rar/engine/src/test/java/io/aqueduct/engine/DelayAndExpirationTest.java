@@ -169,6 +169,7 @@ class DelayAndExpirationTest extends EngineFixture {
         Map<String, Object> row = viewRow(QT, id);
         assertThat(row.get("MSG_STATE")).isEqualTo("EXPIRED");
         assertThat(row.get("QUEUE")).isEqualTo(EXCEPTION_Q);
+        assertThat(row).containsEntry("ORIGINAL_QUEUE_OWNER", engine.defaultSchema()).containsEntry("ORIGINAL_QUEUE_NAME", Q);
         assertNoMessage(s, Q);
     }
 
@@ -191,6 +192,7 @@ class DelayAndExpirationTest extends EngineFixture {
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.text()).isEqualTo("stale");
         assertThat(m.properties().state()).isEqualTo(MessageState.EXPIRED);
+        assertThat(m.properties().originalQueue()).isEqualTo(engine.defaultSchema() + "." + Q);
 
         assertNoMessage(s, EXCEPTION_Q);
         assertNoMessage(session(), EXCEPTION_Q);

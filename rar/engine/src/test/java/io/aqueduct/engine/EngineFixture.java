@@ -46,7 +46,7 @@ public abstract class EngineFixture {
     /** The columns of the AQ$&lt;queue_table&gt; view but the payload (USER_DATA). */
     private static final String VIEW_COLUMNS = "QUEUE, MSG_ID, CORR_ID, MSG_PRIORITY, MSG_STATE, DELAY, EXPIRATION,"
             + " ENQ_TIME, ENQ_USER_ID, ENQ_TXN_ID, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID, RETRY_COUNT, EXCEPTION_QUEUE_OWNER,"
-            + " EXCEPTION_QUEUE";
+            + " EXCEPTION_QUEUE, ORIGINAL_QUEUE_OWNER, ORIGINAL_QUEUE_NAME";
 
     protected ManualClock clock;
     protected AqueductEngine engine;

@@ -219,6 +219,7 @@ class MultiConsumerDeliveryTest extends MultiConsumerFixture {
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.text()).isEqualTo("order");
         assertThat(m.properties().state()).isEqualTo(MessageState.EXPIRED);
+        assertThat(m.properties().originalQueue()).isEqualTo(engine.defaultSchema() + "." + Q);
         s.commit();
         assertNoMessage(s, EXCEPTION_Q);
         assertThat(viewCount(QT)).isZero();
@@ -308,9 +309,13 @@ class MultiConsumerDeliveryTest extends MultiConsumerFixture {
 
         assertThat(queuesOf(QT, id)).containsExactly(EXCEPTION_Q);
         assertThat(statesByConsumer(QT, id).values()).containsOnly("EXPIRED");
+        assertThat(consumerRows(QT, id).values()).allSatisfy(row -> assertThat(row)
+                .containsEntry("ORIGINAL_QUEUE_OWNER", engine.defaultSchema()).containsEntry("ORIGINAL_QUEUE_NAME", Q));
         assertNothingFor(s, Q, B);
         admin.startQueue(EXCEPTION_Q, false, true);
-        assertThat(s.dequeue(EXCEPTION_Q, FIRST_NO_WAIT).id()).isEqualTo(id);
+        Message expired = s.dequeue(EXCEPTION_Q, FIRST_NO_WAIT);
+        assertThat(expired.id()).isEqualTo(id);
+        assertThat(expired.properties().originalQueue()).isEqualTo(engine.defaultSchema() + "." + Q);
         s.commit();
         assertNoMessage(s, EXCEPTION_Q);
     }

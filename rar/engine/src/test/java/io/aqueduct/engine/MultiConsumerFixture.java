@@ -116,7 +116,7 @@ abstract class MultiConsumerFixture extends EngineFixture {
     }
 
     private static final String CONSUMER_COLUMNS = "QUEUE, MSG_ID, CORR_ID, MSG_STATE, CONSUMER_NAME, ADDRESS, PROTOCOL,"
-            + " RETRY_COUNT, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID";
+            + " RETRY_COUNT, DEQ_TIME, DEQ_USER_ID, DEQ_TXN_ID, ORIGINAL_QUEUE_OWNER, ORIGINAL_QUEUE_NAME";
 
     /** The rows of a message in AQ$&lt;queueTable&gt; (one per consumer), by consumer name. */
     protected Map<String, Map<String, Object>> consumerRows(String queueTable, MessageId id) throws SQLException {

@@ -62,6 +62,8 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         Message again = s.dequeue(Q, FIRST_NO_WAIT);
         assertThat(again.id()).isEqualTo(id);
         assertThat(again.properties().attempts()).isEqualTo(1);
+        assertThat(again.properties().originalQueue()).isNull(); // it has not been moved
+        assertThat(row.get("ORIGINAL_QUEUE_NAME")).isNull();
         s.commit();
         assertThat(viewCount(QT)).isZero();
     }
@@ -128,14 +130,19 @@ class RetryAndExceptionQueueTest extends EngineFixture {
         assertThat(row.get("QUEUE")).isEqualTo(EXCEPTION_Q);
         assertThat(row.get("MSG_STATE")).isEqualTo("EXPIRED");
         assertThat(row.get("RETRY_COUNT")).isEqualTo(3);
+        // where it came from, so that it can be requeued there
+        assertThat(row).containsEntry("ORIGINAL_QUEUE_OWNER", engine.defaultSchema()).containsEntry("ORIGINAL_QUEUE_NAME", Q);
         assertNoMessage(s, Q);
 
         admin.startQueue(EXCEPTION_Q, false, true);
+        assertThat(s.dequeue(EXCEPTION_Q, FIRST_NO_WAIT.copy().mode(DequeueMode.BROWSE)).properties().originalQueue())
+                .isEqualTo(engine.defaultSchema() + "." + Q);
         Message m = s.dequeue(EXCEPTION_Q, FIRST_NO_WAIT);
         s.commit();
         assertThat(m.id()).isEqualTo(id);
         assertThat(m.text()).isEqualTo("order-1");
         assertThat(m.properties().state()).isEqualTo(MessageState.EXPIRED);
+        assertThat(m.properties().originalQueue()).isEqualTo(engine.defaultSchema() + "." + Q);
         assertThat(viewCount(QT)).isZero();
     }
 
@@ -161,9 +168,12 @@ class RetryAndExceptionQueueTest extends EngineFixture {
             s.dequeue(Q, FIRST_NO_WAIT);
             s.rollback();
         }
-        assertThat(viewRow(QT, id)).containsEntry("QUEUE", "BAD_ORDERS").containsEntry("MSG_STATE", "EXPIRED");
+        assertThat(viewRow(QT, id)).containsEntry("QUEUE", "BAD_ORDERS").containsEntry("MSG_STATE", "EXPIRED")
+                .containsEntry("ORIGINAL_QUEUE_NAME", Q);
         admin.startQueue("BAD_ORDERS", false, true);
-        assertThat(s.dequeue("BAD_ORDERS", FIRST_NO_WAIT).id()).isEqualTo(id);
+        Message m = s.dequeue("BAD_ORDERS", FIRST_NO_WAIT);
+        assertThat(m.id()).isEqualTo(id);
+        assertThat(m.properties().originalQueue()).isEqualTo(engine.defaultSchema() + "." + Q);
         s.commit();
     }
 

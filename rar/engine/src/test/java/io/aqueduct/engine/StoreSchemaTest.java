@@ -339,6 +339,60 @@ class StoreSchemaTest {
         }
     }
 
+    @Test
+    void a_version_6_store_gains_original_queues_and_its_old_exception_messages_keep_an_unknown_one(@TempDir Path dir)
+            throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        String owner;
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().createQueueTable("V6_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            engine.admin().createQueue("V6_Q", "V6_QT", QueueProperties.create().maxRetries(0));
+            engine.admin().startQueue("V6_Q", true, true);
+            s.enqueue("V6_Q", null, Message.of("failed under schema 6"));
+            s.commit();
+            s.dequeue("V6_Q", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT));
+            s.rollback(); // max_retries 0: to the exception queue
+            owner = engine.admin().queue("V6_Q").owner();
+        }
+        // schema 6 as it was: no original queue columns, and AQ$ views without them
+        execute(dir, "DROP VIEW \"" + owner + "\".\"AQ$V6_QT\"");
+        execute(dir, "ALTER TABLE AQ_MESSAGE DROP COLUMN ORIGINAL_QUEUE");
+        execute(dir, "ALTER TABLE AQ_MESSAGE DROP COLUMN ORIGINAL_QSCHEMA");
+        execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = 6");
+
+        String exceptionQueue = "AQ$_V6_QT_E";
+        DequeueOptions browse = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)
+                .mode(io.aqueduct.api.DequeueMode.BROWSE).navigation(io.aqueduct.api.Navigation.FIRST_MESSAGE);
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().startQueue(exceptionQueue, false, true);
+            Message old = s.dequeue(exceptionQueue, browse);
+            assertThat(old.text()).isEqualTo("failed under schema 6");
+            assertThat(old.properties().originalQueue()).isNull(); // moved before it was recorded: unknown
+            s.enqueue("V6_Q", null, Message.of("failed under schema 7"));
+            s.commit();
+            s.dequeue("V6_Q", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT));
+            s.rollback();
+            s.dequeue(exceptionQueue, browse); // the first again; the second is recorded
+            Message recent = s.dequeue(exceptionQueue, browse.copy().navigation(io.aqueduct.api.Navigation.NEXT_MESSAGE));
+            assertThat(recent.text()).isEqualTo("failed under schema 7");
+            assertThat(recent.properties().originalQueue()).isEqualTo(owner + ".V6_Q");
+            s.commit();
+        }
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+        try (java.sql.Connection c = admin(dir); java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT ORIGINAL_QUEUE_OWNER, ORIGINAL_QUEUE_NAME FROM \""
+                        + owner + "\".\"AQ$V6_QT\" ORDER BY ENQ_TIME, MSG_ID")) {
+            List<String> originals = new ArrayList<>();
+            while (rs.next()) {
+                originals.add(rs.getString(1) + "." + rs.getString(2));
+            }
+            assertThat(originals).containsExactlyInAnyOrder("null.null", owner + ".V6_Q");
+        }
+    }
+
     /** The names (upper case) of the indexes of one of the store's tables. */
     private static List<String> indexes(Path dir, String table) throws java.sql.SQLException {
         List<String> names = new ArrayList<>();

@@ -30,6 +30,9 @@ public final class StoredProperties {
         UserPropertiesCodec.decode(m.userProperties, m.msgid.trim()).forEach(p::userProperty);
         p.recorded(attempts, m.enqueueTime.toInstant(ZoneOffset.UTC), MessageState.ofCode(m.state),
                 m.originalMsgid == null ? null : MessageId.parse(m.originalMsgid.trim()));
+        if (m.originalQueue != null) {
+            p.recordedOriginalQueue(m.originalQueueSchema + "." + m.originalQueue);
+        }
         return p;
     }
 

@@ -28,9 +28,16 @@ public final class ExceptionQueues {
         return fallback;
     }
 
-    /** Moves the (managed) row to its exception queue as EXPIRED, in the caller's transaction; returns that queue. */
+    /**
+     * Moves the (managed) row to its exception queue as EXPIRED, recording the queue it came from (so
+     * that it can be requeued there), in the caller's transaction; returns that queue.
+     */
     public QueueRuntime move(MessageEntity m, QueueMeta from) {
         QueueRuntime target = of(m, from);
+        if (!from.isException()) {
+            m.originalQueueSchema = from.owner();
+            m.originalQueue = from.name();
+        }
         m.queueId = target.meta().id();
         m.state = MessageState.EXPIRED.code();
         m.timeManagerInfo = null;

@@ -491,7 +491,7 @@ final class SharedStoreSelection implements DequeueSelection {
                         if (r.consumer() == null && !group) {
                             // selection.claimMessage reads the whole row (message.find's columns)
                             claimed[0] = MessageRows.read(rs);
-                            claimed[0].queueId = rs.getLong(22);
+                            claimed[0].queueId = rs.getLong(24);
                         }
                         return true;
                     }

@@ -135,6 +135,20 @@ public final class DerbyDialect implements Dialect {
         if (from < 6) {
             createSchemaV6(c);
         }
+        if (from < 7) {
+            // schema 7: where a message moved to an exception queue came from (old rows: NULL, unknown)
+            try (Statement s = c.createStatement()) {
+                if (!columnExists(c, "AQ_MESSAGE", "ORIGINAL_QSCHEMA")) {
+                    s.execute("ALTER TABLE AQ_MESSAGE ADD COLUMN ORIGINAL_QSCHEMA VARCHAR(30)");
+                }
+                if (!columnExists(c, "AQ_MESSAGE", "ORIGINAL_QUEUE")) {
+                    s.execute("ALTER TABLE AQ_MESSAGE ADD COLUMN ORIGINAL_QUEUE VARCHAR(30)");
+                }
+            }
+            if (from >= 1) {
+                recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_QUEUE_OWNER / ORIGINAL_QUEUE_NAME
+            }
+        }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");

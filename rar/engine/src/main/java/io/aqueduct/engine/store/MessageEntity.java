@@ -70,6 +70,11 @@ public class MessageEntity {
     public Integer senderProtocol;
     @Column(name = "ORIGINAL_MSGID")
     public String originalMsgid;
+    /** The queue a message in an exception queue was moved from (null elsewhere, and in rows moved before schema 7). */
+    @Column(name = "ORIGINAL_QSCHEMA")
+    public String originalQueueSchema;
+    @Column(name = "ORIGINAL_QUEUE")
+    public String originalQueue;
     /** Enqueue order, unique: breaks ties of equal priority and enqueue time. */
     @Column(name = "SEQ")
     public long seq;

@@ -185,9 +185,11 @@ public final class MessageRows {
         int protocol = rs.getInt(17);
         m.senderProtocol = rs.wasNull() ? null : protocol;
         m.originalMsgid = rs.getString(18);
-        m.userProperties = rs.getBytes(19);
-        m.userData = rs.getBytes(20);
-        m.userDataLob = rs.getBytes(21);
+        m.originalQueueSchema = rs.getString(19);
+        m.originalQueue = rs.getString(20);
+        m.userProperties = rs.getBytes(21);
+        m.userData = rs.getBytes(22);
+        m.userDataLob = rs.getBytes(23);
         return m;
     }
 
@@ -200,7 +202,7 @@ public final class MessageRows {
                     return null;
                 }
                 MessageEntity m = read(rs);
-                m.queueId = rs.getLong(22);
+                m.queueId = rs.getLong(24);
                 return m;
             }
         }

@@ -27,7 +27,7 @@ final class QueueTableViews {
         String select;
         if (multipleConsumers) {
             // one row per message and consumer: the consumer's state and dequeue history
-            columns += ", CONSUMER_NAME, ADDRESS, PROTOCOL, ORIGINAL_MSGID)";
+            columns += ", CONSUMER_NAME, ADDRESS, PROTOCOL, ORIGINAL_MSGID, ORIGINAL_QUEUE_OWNER, ORIGINAL_QUEUE_NAME)";
             select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY,"
                     + " CASE WHEN C.STATE = " + ConsumerStates.UNDELIVERABLE + " THEN 'UNDELIVERABLE'"
                     + " WHEN C.STATE IS NULL OR M.STATE <> " + MessageState.READY.code() + " THEN " + messageState
@@ -37,13 +37,13 @@ final class QueueTableViews {
                     + " ELSE 'EXPIRED' END," // ConsumerStates.EXPIRED
                     + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, C.DEQ_TIME, C.DEQ_UID, C.DEQ_TID,"
                     + " COALESCE(C.RETRY_COUNT, M.RETRY_COUNT), M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload + ","
-                    + " C.NAME, C.ADDRESS, C.PROTOCOL, M.ORIGINAL_MSGID"
+                    + " C.NAME, C.ADDRESS, C.PROTOCOL, M.ORIGINAL_MSGID, M.ORIGINAL_QSCHEMA, M.ORIGINAL_QUEUE"
                     + from + " LEFT JOIN " + consumers + " C ON C.MSGID = M.MSGID";
         } else {
-            columns += ", ORIGINAL_MSGID)";
+            columns += ", ORIGINAL_MSGID, ORIGINAL_QUEUE_OWNER, ORIGINAL_QUEUE_NAME)";
             select = " AS SELECT Q.NAME, M.MSGID, M.CORRID, M.PRIORITY, " + messageState + ","
                     + " M.DELAY, M.EXPIRATION, M.ENQ_TIME, M.ENQ_UID, M.ENQ_TID, M.DEQ_TIME, M.DEQ_UID, M.DEQ_TID,"
-                    + " M.RETRY_COUNT, M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload + ", M.ORIGINAL_MSGID"
+                    + " M.RETRY_COUNT, M.EXCEPTION_QSCHEMA, M.EXCEPTION_QUEUE, " + payload + ", M.ORIGINAL_MSGID, M.ORIGINAL_QSCHEMA, M.ORIGINAL_QUEUE"
                     + from;
         }
         // the id is ours (a number): nothing user-typed is spliced in raw

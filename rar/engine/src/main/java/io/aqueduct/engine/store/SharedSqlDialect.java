@@ -179,6 +179,14 @@ abstract class SharedSqlDialect implements Dialect {
             if (version < 6) {
                 createSchemaV6(s);
             }
+            if (version < 7) {
+                // schema 7: where a message moved to an exception queue came from (old rows: NULL, unknown)
+                s.execute("ALTER TABLE AQ_MESSAGE ADD COLUMN IF NOT EXISTS ORIGINAL_QSCHEMA VARCHAR(30)");
+                s.execute("ALTER TABLE AQ_MESSAGE ADD COLUMN IF NOT EXISTS ORIGINAL_QUEUE VARCHAR(30)");
+                if (version >= 1) {
+                    recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_QUEUE_OWNER / ORIGINAL_QUEUE_NAME
+                }
+            }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
             c.commit();

@@ -27,8 +27,10 @@ public final class StoreSchema {
      * QUEUE_PRIVILEGES / AQ$INTERNET_USERS.
      * 6: notifications: registrations ({@code AQ_REGISTRATION}), pending RELIABLE notifications
      * ({@code AQ_NOTIFICATION}) and the view DBA_SUBSCR_REGISTRATIONS.
+     * 7: the original queue of a message moved to an exception queue ({@code AQ_MESSAGE.ORIGINAL_QSCHEMA},
+     * {@code ORIGINAL_QUEUE}; NULL in rows moved before: unknown) and the AQ$ views' ORIGINAL_QUEUE_OWNER / _NAME.
      */
-    public static final int CURRENT = 6;
+    public static final int CURRENT = 7;
 
     private StoreSchema() {
     }
