@@ -221,14 +221,17 @@ async function browserSection(queue, table, subscribers) {
   };
   const exceptionActions = () => {
     const targets = catalog.queues.filter(x => x.queueTable === queue.queueTable && x.type !== 'EXCEPTION');
-    const target = () => h('select', { id: 'requeue-target' }, targets.map(t => h('option', { value: t.qualified }, t.qualified)));
+    // by default each message goes back to the queue it was moved from (recorded by the engine); one that has
+    // none recorded (moved by an older Aqueduct) needs a queue chosen here
+    const target = () => h('select', { id: 'requeue-target' }, h('option', { value: '' }, 'the queue each came from'),
+      targets.map(t => h('option', { value: t.qualified }, t.qualified)));
     return [
       h('button', { id: 'requeue', onclick: async () => {
         const ids = selected();
         if (!ids.length) return outcome('Select the messages to requeue first.', true);
         const select = target();
         if (await operate(`Requeue ${ids.length} message(s) to the queue below, attempts reset?`,
-          () => api('POST', `queues/${q(name)}/messages/requeue`, { target: select.value, messageIds: ids }),
+          () => api('POST', `queues/${q(name)}/messages/requeue`, select.value ? { target: select.value, messageIds: ids } : { messageIds: ids }),
           h('label', {}, 'Queue ', select))) load();
       } }, 'Requeue selected'),
       h('button', { id: 'purge-selected', class: 'danger', onclick: async () => {
@@ -250,7 +253,7 @@ async function browserSection(queue, table, subscribers) {
             ...[['State', m.state], ['Priority', m.priority], ['Correlation', m.correlation], ['Attempts', m.attempts],
               ['Enqueued', m.enqueueTime], ['Delay', seconds(m.delay)], ['Expiration', seconds(m.expiration)],
               ['Exception queue', m.exceptionQueue], ['Sender', m.sender && (m.sender.name || '') + (m.sender.address ? ' @ ' + m.sender.address : '')],
-              ['Original message', m.originalMessageId], ['Delivery mode', m.deliveryMode],
+              ['Original message', m.originalMessageId], ['Original queue', m.originalQueue], ['Delivery mode', m.deliveryMode],
               ['Recipients', m.recipients.map(r => r.name || r.address).join(', ')],
               ['Pending for', consumer ? m.pendingFor.join(', ') || 'no consumer' : null],
               ...Object.entries(m.properties).map(([k, v]) => ['Property ' + k, v])]

@@ -9,7 +9,9 @@ import io.aqueduct.api.MessageId;
 import io.aqueduct.api.MessageProperties;
 import io.aqueduct.api.MessageState;
 import io.aqueduct.api.Navigation;
+import io.aqueduct.api.QueueInfo;
 import io.aqueduct.api.QueueSession;
+import io.aqueduct.api.QueueType;
 import io.aqueduct.api.SubscriberInfo;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -129,22 +131,39 @@ public class Messages {
     }
 
     /**
-     * Requeue (from an exception queue): each message is dequeued and enqueued into {@code target} as a new message
-     * with the same payload, priority, correlation, sender, recipients and properties, its attempts at zero and no
-     * delay or expiration, all in one transaction: all are moved or none.
+     * Requeue (from an exception queue): each message is dequeued and enqueued as a new message with the same
+     * payload, priority, correlation, sender, recipients and properties, its attempts at zero and no delay or
+     * expiration, all in one transaction: all are moved or none. It goes to {@code target} when one is given (a
+     * normal queue of this queue's table), else to the queue it was moved from (recorded since schema 7); a message
+     * whose original queue is unknown (moved before it was recorded) needs a target.
      */
     @POST
     @Path("requeue")
     public Response requeue(String body) {
         return Work.json(context, session -> {
             JsonObject o = Work.body(body);
-            String target = Work.required(o, "target");
+            String target = blank(Work.string(o, "target"));
             List<MessageId> ids = ids(o);
+            QueueInfo from = session.admin().queue(queue);
+            if (target != null) {
+                requeueTarget(session, from, target);
+            }
             JsonArrayBuilder moved = Json.createArrayBuilder();
+            java.util.Set<String> targets = new java.util.TreeSet<>();
             for (MessageId id : ids) {
                 Message m = session.dequeue(queue, DequeueOptions.create().messageId(id).waitSeconds(DequeueOptions.NO_WAIT)
                         .consumerName(Work.string(o, "consumer")));
                 MessageProperties p = m.properties();
+                String to = target;
+                if (to == null) {
+                    if (p.originalQueue() == null) {
+                        throw new Work.BadRequest("Message " + id + " has no recorded original queue (it was moved before"
+                                + " Aqueduct recorded it): choose the queue to requeue it to.");
+                    }
+                    to = p.originalQueue();
+                    requeueTarget(session, from, to);
+                }
+                targets.add(to);
                 MessageProperties fresh = MessageProperties.create().priority(p.priority()).correlation(p.correlation())
                         .sender(p.sender());
                 if (p.exceptionQueue() != null) {
@@ -156,12 +175,22 @@ public class Messages {
                 for (Map.Entry<String, Object> e : p.userProperties().entrySet()) {
                     fresh.userProperty(e.getKey(), e.getValue());
                 }
-                moved.add(session.enqueue(target, EnqueueOptions.create(), Message.of(m.payload(), fresh)).toString());
+                moved.add(session.enqueue(to, EnqueueOptions.create(), Message.of(m.payload(), fresh)).toString());
             }
             session.commit();
-            return Json.createObjectBuilder().add("done", ids.size() + " message(s) requeued to " + target + ".")
+            return Json.createObjectBuilder().add("done", ids.size() + " message(s) requeued to " + String.join(", ", targets) + ".")
                     .add("messageIds", moved).build();
         });
+    }
+
+    /** A requeue goes to a normal queue of the exception queue's own table (its messages' payload type and consumers). */
+    private static void requeueTarget(QueueSession session, QueueInfo from, String target) {
+        QueueInfo to = session.admin().queue(target); // 24010 when there is none
+        if (to.queueType() != QueueType.NORMAL || !to.queueTable().equals(from.queueTable())
+                || !to.owner().equals(from.owner())) {
+            throw new Work.BadRequest("A message is requeued to a normal queue of queue table " + from.owner() + "."
+                    + from.queueTable() + "; " + to.owner() + "." + to.name() + " is not one.");
+        }
     }
 
     /**
@@ -257,6 +286,7 @@ public class Messages {
                 .add("enqueueTime", Catalog.time(p.enqueueTime())).add("delay", p.delay()).add("expiration", p.expiration())
                 .add("exceptionQueue", Catalog.nullable(p.exceptionQueue()))
                 .add("originalMessageId", p.originalMessageId() == null ? JsonValue.NULL : Json.createValue(p.originalMessageId().toString()))
+                .add("originalQueue", Catalog.nullable(p.originalQueue()))
                 .add("deliveryMode", p.deliveryMode().name());
         if (p.sender() != null) {
             b.add("sender", agent(p.sender().name(), p.sender().address()));
