@@ -303,6 +303,16 @@ public interface QueueAdmin {
     QueueStatistics queueStatistics(String queue);
 
     /**
+     * The committed messages of a queue in every state, as the AQ$&lt;queue_table&gt; view shows them (a dequeue's
+     * BROWSE shows only what it could take): at most {@code max} (1 to {@link QueueMessage#MAX_PAGE}) in enqueue
+     * order, those after the message {@code after} (null: from the first), only those in {@code state} when it
+     * is not null; on a multi-consumer queue with each consumer's part. A page is read by key from where the last
+     * one ended, never by skipping the messages before it. Needs the queue's ownership or MANAGE_ANY (1031);
+     * unknown queue: 24010; {@code after} not a message of the queue, or {@code max} out of range: 24097.
+     */
+    java.util.List<QueueMessage> queueMessages(String queue, MessageState state, MessageId after, int max);
+
+    /**
      * The notification registrations of the store, with their delivery counts, pending RELIABLE
      * notifications and last error: every user's (AQ's DBA_SUBSCR_REGISTRATIONS) for an administrator or
      * a holder of MANAGE_ANY, else those the session's user made (USER_SUBSCR_REGISTRATIONS).

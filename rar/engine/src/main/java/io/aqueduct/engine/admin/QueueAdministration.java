@@ -848,6 +848,32 @@ public final class QueueAdministration implements QueueAdmin {
         return result;
     }
 
+    @Override
+    public List<io.aqueduct.api.QueueMessage> queueMessages(String queue, io.aqueduct.api.MessageState state,
+            io.aqueduct.api.MessageId after, int max) {
+        if (max < 1 || max > io.aqueduct.api.QueueMessage.MAX_PAGE) {
+            throw new AqException(AqError.INVALID_VALUE, "Invalid max " + max + ": read 1 to "
+                    + io.aqueduct.api.QueueMessage.MAX_PAGE + " messages at a time.");
+        }
+        QueueMeta m = queue(queue, true).meta();
+        return statisticsReads.run(c -> {
+            List<io.aqueduct.api.QueueMessage> page = new ArrayList<>();
+            c.jdbc(jdbc -> {
+                long[] position = null;
+                if (after != null) {
+                    position = io.aqueduct.engine.store.QueueMessageRows.position(jdbc, c.dialect(), m.id(), after);
+                    if (position == null) {
+                        throw new AqException(AqError.INVALID_VALUE, "Message " + after + " is not in queue "
+                                + m.qualifiedName() + " (any more): read again from the first.");
+                    }
+                }
+                page.addAll(io.aqueduct.engine.store.QueueMessageRows.page(jdbc, c.dialect(), m.id(),
+                        m.table().multipleConsumers(), state, position, max));
+            });
+            return page;
+        });
+    }
+
     private static final Comparator<Agent> AGENT_ORDER = Comparator
             .comparing(Agent::name, Comparator.nullsFirst(Comparator.<String>naturalOrder()))
             .thenComparing(Agent::address, Comparator.nullsFirst(Comparator.<String>naturalOrder()))

@@ -364,6 +364,14 @@ public final class CheckedAdmin implements QueueAdmin {
         return delegate.queueStatistics(queue);
     }
 
+    /** The messages themselves (their correlations, users, transactions) are the queue's owner's to read, or MANAGE_ANY's. */
+    @Override
+    public List<io.aqueduct.api.QueueMessage> queueMessages(String queue, io.aqueduct.api.MessageState state,
+            io.aqueduct.api.MessageId after, int max) {
+        schema(queue, "queue", "read the messages of a queue");
+        return delegate.queueMessages(queue, state, after, max);
+    }
+
     // ------------------------------------------------------------------ what Jakarta Messaging does for its users
 
     /** A subscription is how a JMS client receives from a topic: who may receive from it may subscribe, MANAGE_ANY not needed. */
