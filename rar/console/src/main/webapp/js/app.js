@@ -184,8 +184,10 @@ async function browserSection(queue, table, subscribers) {
   const filters = h('form', { class: 'toolbar', id: 'browse-filters' },
     subscribers.length ? h('label', {}, 'Consumer', h('select', { name: 'consumer', id: 'browse-consumer' },
       subscribers.filter(s => s.name).map(s => h('option', {}, s.name)))) : null,
-    h('label', {}, 'State', h('select', { name: 'state', id: 'browse-state' }, ['', 'READY', 'EXPIRED']
-      .map(v => h('option', { value: v }, v || 'any')))),
+    // '' / READY / EXPIRED: what a dequeue could take (BROWSE); the others: the AQ$ view's rows of every state
+    h('label', {}, 'State', h('select', { name: 'state', id: 'browse-state' },
+      [['', 'dequeueable'], ['READY', 'READY'], ['EXPIRED', 'EXPIRED'], ['WAITING', 'WAITING'], ['PROCESSED', 'PROCESSED'],
+        ['ALL', 'every state']].map(([v, t]) => h('option', { value: v }, t)))),
     h('label', {}, 'Correlation (% _)', h('input', { name: 'correlation', id: 'browse-correlation' })),
     h('label', {}, 'Condition', h('input', { name: 'condition', id: 'browse-condition', size: 40 })),
     h('button', { type: 'submit', id: 'browse' }, 'Browse'));
@@ -194,8 +196,58 @@ async function browserSection(queue, table, subscribers) {
   let offset = 0;
   const size = 25;
   const selected = () => Array.from(list.querySelectorAll('input[type=checkbox]:checked')).map(c => c.value);
+  // the pages of the records view are read by key: the last message id of each page before the current one
+  let afters = [];
+  const recordsView = f => ['WAITING', 'PROCESSED', 'ALL'].includes(f.state);
+  const loadRecords = async f => {
+    const after = afters.length ? afters[afters.length - 1] : '';
+    const params = new URLSearchParams({ limit: size });
+    if (f.state !== 'ALL') params.set('state', f.state);
+    if (after) params.set('after', after);
+    try {
+      const answer = await api('GET', `queues/${q(name)}/messages/records?${params}`);
+      clear(list,
+        h('table', { id: 'message-list' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Message id'), h('th', {}, 'State'), h('th', { class: 'num' }, 'Priority'),
+            h('th', {}, 'Correlation'), h('th', { class: 'num' }, 'Attempts'), h('th', {}, 'Enqueued'), h('th', {}, 'Consumers'))),
+          h('tbody', {}, answer.messages.map(m => h('tr', { dataset: { message: m.messageId } },
+            h('td', {}, h('a', { class: 'link', onclick: () => showRecord(m) }, h('code', {}, m.messageId))),
+            h('td', {}, m.state), h('td', { class: 'num' }, m.priority), h('td', {}, m.correlation || ''),
+            h('td', { class: 'num' }, m.attempts), h('td', {}, m.enqueueTime ? new Date(m.enqueueTime).toLocaleString() : ''),
+            h('td', {}, m.consumers.map(c => `${c.consumer.name || c.consumer.address}: ${c.state}`).join(', ')))))),
+        h('div', { class: 'toolbar' },
+          h('button', { id: 'previous-page', disabled: !afters.length, onclick: () => { afters.pop(); load(); } }, 'Previous'),
+          h('span', { id: 'page-range' }, answer.messages.length ? `${answer.messages.length} message(s)` : 'no messages'),
+          h('button', { id: 'next-page', disabled: !answer.more, onclick: () => {
+            afters.push(answer.messages[answer.messages.length - 1].messageId); load();
+          } }, 'Next')));
+    } catch (e) {
+      clear(list, h('p', { class: 'off' }, e.message));
+    }
+  };
+  // a message of the records view: what the queue recorded, and each consumer's part with its dequeue history
+  const showRecord = m => {
+    clear(detail, h('h3', {}, 'Message ', h('code', {}, m.messageId)),
+      h('div', { class: 'grid' },
+        h('div', { class: 'card' }, h('dl', { class: 'props', id: 'message-properties' },
+          ...[['State', m.state], ['Priority', m.priority], ['Correlation', m.correlation], ['Attempts', m.attempts],
+            ['Enqueued', m.enqueueTime], ['Enqueued by', m.enqueueUser], ['Ready from', m.delayUntil],
+            ['Expiration', seconds(m.expiration)], ['Exception queue', m.exceptionQueue], ['Original queue', m.originalQueue],
+            ['Dequeued', m.dequeueTime], ['Dequeued by', m.dequeueUser], ['Dequeue transaction', m.dequeueTransaction]]
+            .filter(([, v]) => v !== null && v !== undefined && v !== '')
+            .flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, String(v))]))),
+        m.consumers.length ? h('div', { class: 'card' }, h('h3', {}, 'Consumers'),
+          h('table', { id: 'consumer-history' },
+            h('thead', {}, h('tr', {}, ...['Consumer', 'State', 'Attempts', 'Dequeued', 'By', 'Transaction'].map(t => h('th', {}, t)))),
+            h('tbody', {}, m.consumers.map(c => h('tr', {},
+              h('td', {}, c.consumer.name || c.consumer.address), h('td', {}, c.state), h('td', { class: 'num' }, c.attempts),
+              h('td', {}, c.dequeueTime ? new Date(c.dequeueTime).toLocaleString() : ''), h('td', {}, c.dequeueUser || ''),
+              h('td', {}, h('code', {}, c.dequeueTransaction || ''))))))) : null));
+    detail.scrollIntoView({ block: 'start' });
+  };
   const load = async () => {
     const f = formData(filters);
+    if (recordsView(f)) return loadRecords(f);
     const params = new URLSearchParams({ offset, limit: size });
     for (const [k, v] of Object.entries(f)) if (v) params.set(k, v);
     try {
@@ -266,7 +318,7 @@ async function browserSection(queue, table, subscribers) {
       outcome(e.message, true);
     }
   };
-  filters.addEventListener('submit', e => { e.preventDefault(); offset = 0; load(); });
+  filters.addEventListener('submit', e => { e.preventDefault(); offset = 0; afters = []; load(); });
   load();
   return h('section', {}, h('h3', {}, 'Messages'), filters, list, detail);
 }

@@ -156,6 +156,14 @@ class ConsoleIT {
         browser.findElement(By.id("browse-correlation")).sendKeys("NONE%");
         browser.findElement(By.id("browse")).click();
         await(() -> browser.findElement(By.id("page-range")).getText().equals("no messages"));
+        // the delayed ORDER2 is listed among the WAITING messages (the AQ$ view's rows, not a BROWSE)
+        browser.findElement(By.id("browse-correlation")).clear();
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("browse-state"))).selectByValue("WAITING");
+        browser.findElement(By.id("browse")).click();
+        await(() -> browser.findElements(By.cssSelector("#message-list tr[data-message]")).size() == 1
+                && browser.findElement(By.id("message-list")).getText().contains("ORDER2"));
+        browser.findElement(By.cssSelector("#message-list tr[data-message] a")).click();
+        await(() -> browser.findElement(By.id("message-properties")).getText().contains("WAITING"));
         openQueue("CONSOLE.RAW_Q");
         await(() -> !browser.findElements(By.cssSelector("#message-list tr[data-message] a")).isEmpty());
         browser.findElement(By.cssSelector("#message-list tr[data-message] a")).click();

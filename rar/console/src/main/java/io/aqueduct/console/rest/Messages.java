@@ -10,6 +10,7 @@ import io.aqueduct.api.MessageProperties;
 import io.aqueduct.api.MessageState;
 import io.aqueduct.api.Navigation;
 import io.aqueduct.api.QueueInfo;
+import io.aqueduct.api.QueueMessage;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueType;
 import io.aqueduct.api.SubscriberInfo;
@@ -106,6 +107,45 @@ public class Messages {
                 a.add(message(m, true));
             }
             return Json.createObjectBuilder().add("offset", offset).add("messages", a).add("more", more).build();
+        });
+    }
+
+    /**
+     * The messages of the queue in every state, or in one (WAITING, READY, PROCESSED, EXPIRED), as the AQ$ view shows
+     * them ({@code QueueAdmin.queueMessages}): a page of {@code limit} in enqueue order after message {@code after},
+     * each with its consumers' parts and dequeue history on a multi-consumer queue; no payload.
+     */
+    @GET
+    @Path("records")
+    public Response records(@QueryParam("state") String state, @QueryParam("after") String after,
+            @QueryParam("limit") Integer limit) {
+        return Work.json(context, session -> {
+            int size = limit == null ? 25 : limit;
+            if (size < 1 || size > MAX_PAGE) {
+                throw new Work.BadRequest("A page holds 1 to " + MAX_PAGE + " messages.");
+            }
+            MessageState wanted = Work.choice(MessageState.class, blank(state), null);
+            MessageId from = blank(after) == null ? null : parseId(after.trim());
+            List<QueueMessage> page = session.admin().queueMessages(queue, wanted, from, size + 1);
+            JsonArrayBuilder a = Json.createArrayBuilder();
+            for (QueueMessage m : page.subList(0, Math.min(size, page.size()))) {
+                JsonArrayBuilder consumers = Json.createArrayBuilder();
+                for (QueueMessage.ConsumerPart p : m.consumers()) {
+                    consumers.add(Json.createObjectBuilder().add("consumer", agent(p.consumer().name(), p.consumer().address()))
+                            .add("state", p.state()).add("attempts", p.attempts()).add("dequeueTime", Catalog.time(p.dequeueTime()))
+                            .add("dequeueUser", Catalog.nullable(p.dequeueUser()))
+                            .add("dequeueTransaction", Catalog.nullable(p.dequeueTransaction())));
+                }
+                a.add(Json.createObjectBuilder().add("messageId", m.messageId().toString()).add("state", m.state().name())
+                        .add("priority", m.priority()).add("correlation", Catalog.nullable(m.correlation()))
+                        .add("attempts", m.attempts()).add("enqueueTime", Catalog.time(m.enqueueTime()))
+                        .add("enqueueUser", Catalog.nullable(m.enqueueUser())).add("delayUntil", Catalog.time(m.delay()))
+                        .add("expiration", m.expiration()).add("exceptionQueue", Catalog.nullable(m.exceptionQueue()))
+                        .add("originalQueue", Catalog.nullable(m.originalQueue()))
+                        .add("dequeueTime", Catalog.time(m.dequeueTime())).add("dequeueUser", Catalog.nullable(m.dequeueUser()))
+                        .add("dequeueTransaction", Catalog.nullable(m.dequeueTransaction())).add("consumers", consumers));
+            }
+            return Json.createObjectBuilder().add("messages", a).add("more", page.size() > size).build();
         });
     }
 
