@@ -294,8 +294,10 @@ public interface QueueAdmin {
 
     /**
      * Every queue's persistent messages by state and waiting time (AQ's V$AQ; per consumer on
-     * multi-consumer queues), by qualified name. Open to every user, as {@link #queues()} is. Cheap
-     * enough to call every second on large queues; buffered messages: {@link #bufferedQueues()}.
+     * multi-consumer queues), by qualified name. Open to every user, as {@link #queues()} is. The
+     * figures are counted from the store's rows at each call, so a call costs more the more messages
+     * are queued (milliseconds at thousands, seconds at a million: docs/metrics.md); buffered
+     * messages: {@link #bufferedQueues()}.
      */
     List<QueueStatistics> queueStatistics();
 

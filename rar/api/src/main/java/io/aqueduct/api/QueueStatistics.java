@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * A queue's persistent messages by state, as AQ's V$AQ shows them (buffered messages are not in it:
- * {@link QueueAdmin#bufferedQueues()}). The figures are the store's, committed messages only, the
- * same on every node of a shared store.
+ * {@link QueueAdmin#bufferedQueues()}). The figures are the store's, the same on every node of a shared
+ * store: committed messages on PostgreSQL and MariaDB; on Derby the rows as they are, so while
+ * transactions are open they may include their uncommitted work (a count there waits for no lock).
  *
  * <p>A message's wait is counted from the moment it became available: its enqueue time (a transaction
  * group member's is its head's), or the end of its delay when it had one (the DELAY of the AQ$ view: on a
