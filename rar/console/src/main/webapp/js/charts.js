@@ -26,8 +26,7 @@ export function charts(container, queue) {
       width: 420, height: 200,
       series: [{}, ...spec.series.map(s => ({ label: s.label, stroke: s.stroke, width: 2 }))],
       axes: [{}, { size: 50 }],
-      // a first point alone would make uPlot stretch the time axis over years: show at least the last minute
-      scales: { x: { time: true, range: (u, min, max) => [Math.min(min ?? Date.now() / 1000, (max ?? Date.now() / 1000) - 60), max ?? Date.now() / 1000] } },
+      scales: { x: { time: true, range: timeRange } },
     }, data(spec, queue), box);
     box.append(latest);
     plots.push({ spec, plot, latest });
@@ -45,6 +44,17 @@ export function charts(container, queue) {
   };
   redraw();
   return redraw;
+}
+
+// At least the last minute. With one point uPlot widens the time axis by 86,400,000 s (years ahead) before asking
+// this range, so a lone point is placed from the data itself, not from the range it is handed.
+function timeRange(u, min, max) {
+  const xs = u.data && u.data[0];
+  if (!xs || xs.length < 2) {
+    const t = xs && xs.length ? xs[0] : Date.now() / 1000;
+    return [t - 60, t];
+  }
+  return [Math.min(min, max - 60), max];
 }
 
 function data(spec, queue) {
