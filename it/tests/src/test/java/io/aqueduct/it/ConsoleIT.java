@@ -291,7 +291,8 @@ class ConsoleIT {
                     });
             int points = Integer.parseInt(browser.findElement(By.id("latest-rates")).getAttribute("data-points"));
             await(() -> Integer.parseInt(browser.findElement(By.id("latest-rates")).getAttribute("data-points")) > points);
-            sleep(4000);
+            // a few more seconds of flow on the chart before its picture is taken
+            await(() -> Integer.parseInt(browser.findElement(By.id("latest-rates")).getAttribute("data-points")) > points + 3);
             screenshot("charts");
         } finally {
             flowing.set(false);

@@ -21,7 +21,10 @@ import javax.management.ObjectName;
  */
 final class QueueMBeans {
     private static final Logger LOG = Logger.getLogger(QueueMBeans.class.getName());
-    /** The figures read from the store are reused for this long: a JMX console reading 8 attributes counts once. */
+    /**
+     * The figures read from the store are reused for this long, for every queue's bean: a JMX console
+     * reading 8 attributes of each of n queues counts the store once, not 8·n times.
+     */
     private static final long FIGURES_MAX_AGE_NANOS = 1_000_000_000L;
 
     private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
@@ -32,6 +35,11 @@ final class QueueMBeans {
     /** Which queue (id) a name is registered for: a queue dropped and created again elsewhere is seen created first. */
     private final Map<ObjectName, Long> owners = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** Every queue's figures (by queue id) from one count of the store, and when it was read; null: not yet. */
+    private Map<Long, QueueStatistics> figures;
+    private long figuresAt;
+    /** Guards the figures apart from registration: a long count must not hold up a queue being created or dropped. */
+    private final Object figuresLock = new Object();
 
     QueueMBeans(String store, String node, QueueAdmin admin) {
         int query = store.indexOf('?');
@@ -92,24 +100,36 @@ final class QueueMBeans {
         owners.clear();
     }
 
+    /** A queue's figures from the shared count, read again when older than FIGURES_MAX_AGE or without the queue. */
+    private QueueStatistics figures(QueueRuntime queue) {
+        long id = queue.meta().id();
+        synchronized (figuresLock) {
+            long now = System.nanoTime();
+            if (figures == null || now - figuresAt > FIGURES_MAX_AGE_NANOS || !figures.containsKey(id)) {
+                Map<Long, QueueStatistics> read = new java.util.HashMap<>();
+                for (QueueStatistics s : admin.queueStatistics()) {
+                    read.put(s.queueId(), s);
+                }
+                figures = read;
+                figuresAt = now;
+            }
+            QueueStatistics f = figures.get(id);
+            if (f != null) {
+                return f;
+            }
+        }
+        return admin.queueStatistics(queue.meta().qualifiedName()); // not in the catalog's list (yet)
+    }
+
     private final class Bean implements QueueMXBean {
         private final QueueRuntime queue;
-        private volatile QueueStatistics figures;
-        private volatile long figuresAt;
 
         Bean(QueueRuntime queue) {
             this.queue = queue;
         }
 
         private QueueStatistics figures() {
-            QueueStatistics f = figures;
-            long now = System.nanoTime();
-            if (f == null || now - figuresAt > FIGURES_MAX_AGE_NANOS) {
-                f = admin.queueStatistics(queue.meta().qualifiedName());
-                figures = f;
-                figuresAt = now;
-            }
-            return f;
+            return QueueMBeans.this.figures(queue);
         }
 
         private QueueMetrics metrics() {
