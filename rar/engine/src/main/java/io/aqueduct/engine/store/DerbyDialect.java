@@ -6,12 +6,28 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import javax.sql.XADataSource;
 import org.apache.derby.jdbc.EmbeddedDataSource;
 import org.apache.derby.jdbc.EmbeddedXADataSource;
 
 /** Embedded Derby: the zero-set-up store, one JVM per database. */
 public final class DerbyDialect implements Dialect {
+    private static final Logger LOG = Logger.getLogger(DerbyDialect.class.getName());
+    /** In-memory databases being dropped, by database name: an engine opening that name waits for the drop. */
+    private static final Map<String, CompletableFuture<Void>> DROPPING = new ConcurrentHashMap<>();
+    private static final ExecutorService DROPPERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "aqueduct-derby-drop");
+        t.setDaemon(true); // an in-memory database goes with the JVM anyway
+        return t;
+    });
+
     private final String databaseName;
     private final boolean inMemory;
     private final EmbeddedXADataSource xa;
@@ -51,6 +67,10 @@ public final class DerbyDialect implements Dialect {
 
     /** An in-memory database, gone when the engine closes: for tests. */
     public static DerbyDialect inMemory(String name) {
+        CompletableFuture<Void> dropping = DROPPING.get("memory:" + name);
+        if (dropping != null) {
+            dropping.join(); // the database of a closed engine of that name is gone before a new one is made
+        }
         return new DerbyDialect("memory:" + name, true);
     }
 
@@ -454,10 +474,28 @@ public final class DerbyDialect implements Dialect {
         EmbeddedDataSource ds = new EmbeddedDataSource();
         ds.setDatabaseName(databaseName);
         if (inMemory) {
+            // Derby's drop shuts the database down and then sleeps 500 ms before it frees the memory: the engine's
+            // close does not wait for that (a test suite closes thousands of engines); inMemory(name) does
             ds.setConnectionAttributes("drop=true");
+            CompletableFuture<Void> dropped = new CompletableFuture<>();
+            DROPPING.put(databaseName, dropped);
+            DROPPERS.execute(() -> {
+                try {
+                    stop(ds);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "The in-memory Derby database " + databaseName + " was not dropped", e);
+                } finally {
+                    DROPPING.remove(databaseName, dropped);
+                    dropped.complete(null);
+                }
+            });
         } else {
             ds.setShutdownDatabase("shutdown");
+            stop(ds);
         }
+    }
+
+    private static void stop(EmbeddedDataSource ds) {
         try {
             ds.getConnection().close();
         } catch (SQLException expected) {
