@@ -21,16 +21,23 @@ import io.aqueduct.api.SortOrder;
 import io.aqueduct.api.Transformer;
 import io.aqueduct.engine.AqueductEngine;
 import io.aqueduct.engine.time.ManualClock;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.function.Executable;
@@ -100,23 +107,61 @@ abstract class HostileFixture {
     /** A second session that only looks (BROWSE) to take snapshots. */
     private QueueSession observer;
 
+    /** A backup of the store with the fixtures, made once per JVM: each test starts on a copy of it. */
+    private static Path fixtureBackup;
+
     @BeforeEach
-    void startEngineWithFixtures() {
+    void startEngineWithFixtures() throws SQLException {
         clock = new ManualClock();
         databaseName = "hostile" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+        DriverManager.getConnection("jdbc:derby:memory:" + databaseName + ";createFrom=" + fixtureBackup()).close();
         engine = AqueductEngine.builder().derbyInMemory(databaseName).timeManager(false).clock(clock).user("TESTER").start();
         session = engine.openSession();
         admin = session.admin();
         observer = engine.openSession();
+    }
 
-        started(RAW_Q, RAW_QT, QueueTableProperties.create().payloadType(PayloadType.RAW));
-        started(TEXT_Q, TEXT_QT, QueueTableProperties.create().payloadType(PayloadType.TEXT)
+    /**
+     * The fixtures are built once, by the engine through the API, and backed up; a copy of that
+     * backup opens as the same store the set-up would have left (the clock starts at the same instant),
+     * without its few hundred DDL statements per test.
+     */
+    private static synchronized Path fixtureBackup() throws SQLException {
+        if (fixtureBackup == null) {
+            String name = "hostilefixture_" + ProcessHandle.current().pid();
+            Path dir;
+            try {
+                dir = Files.createTempDirectory("aqueduct-hostile-fixture-");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir), "hostile-fixture-cleanup"));
+            try (AqueductEngine template = AqueductEngine.builder().derbyInMemory(name).timeManager(false)
+                    .clock(new ManualClock()).user("TESTER").start()) {
+                try (QueueSession s = template.openSession()) {
+                    createFixtures(s);
+                }
+                try (Connection c = DriverManager.getConnection("jdbc:derby:memory:" + name);
+                        CallableStatement backup = c.prepareCall("CALL SYSCS_UTIL.SYSCS_BACKUP_DATABASE(?)")) {
+                    backup.setString(1, dir.toString());
+                    backup.execute();
+                }
+            }
+            fixtureBackup = dir.resolve(name);
+        }
+        return fixtureBackup;
+    }
+
+    private static void createFixtures(QueueSession session) {
+        QueueAdmin admin = session.admin();
+        started(admin, RAW_Q, RAW_QT, QueueTableProperties.create().payloadType(PayloadType.RAW));
+        started(admin, TEXT_Q, TEXT_QT, QueueTableProperties.create().payloadType(PayloadType.TEXT)
                 .sortOrder(SortOrder.PRIORITY_ENQ_TIME));
         admin.createQueue(STOPPED_Q, TEXT_QT, QueueProperties.create());
-        started(JSON_Q, JSON_QT, QueueTableProperties.create().payloadType(PayloadType.JSON));
-        started(XML_Q, XML_QT, QueueTableProperties.create().payloadType(PayloadType.XML));
-        started(OBJ_Q, OBJ_QT, QueueTableProperties.create().objectType(Order.class.getName()));
-        started(MC_Q, MC_QT, QueueTableProperties.create().payloadType(PayloadType.TEXT).multipleConsumers(true));
+        started(admin, JSON_Q, JSON_QT, QueueTableProperties.create().payloadType(PayloadType.JSON));
+        started(admin, XML_Q, XML_QT, QueueTableProperties.create().payloadType(PayloadType.XML));
+        started(admin, OBJ_Q, OBJ_QT, QueueTableProperties.create().objectType(Order.class.getName()));
+        started(admin, MC_Q, MC_QT, QueueTableProperties.create().payloadType(PayloadType.TEXT).multipleConsumers(true));
         admin.addSubscriber(MC_Q, SUB1, null);
         admin.addSubscriber(MC_Q, SUB2, "priority < 5");
         admin.createTransformation(UPPER_T, "TEXT", "TEXT", Upper.class.getName());
@@ -132,7 +177,15 @@ abstract class HostileFixture {
         session.commit();
     }
 
-    private void started(String queue, String table, QueueTableProperties props) {
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory: the OS reclaims it
+        }
+    }
+
+    private static void started(QueueAdmin admin, String queue, String table, QueueTableProperties props) {
         admin.createQueueTable(table, props);
         admin.createQueue(queue, table, QueueProperties.create());
         admin.startQueue(queue, true, true);
