@@ -76,6 +76,10 @@ public final class AqueductEngine implements AqStore {
     private final QueueAdministration admin;
     /** The queues' MBeans in the platform MBean server (docs/metrics.md). */
     private final QueueMBeans mbeans;
+    private final ScheduleMBeans scheduleMBeans;
+    private final EngineMBean engineMBean;
+    /** Probes the store for health checks (EngineMXBean), on a connection of its own. */
+    private final io.aqueduct.engine.store.StoreProbe probe;
     private final OwnTransactions statisticsReads;
     private final SessionContext sessions;
     private final Branches branches;
@@ -206,8 +210,13 @@ public final class AqueductEngine implements AqStore {
         propagation[0] = propagator;
         completion.onPropagatableMessages(propagator::messagesFor);
         completion.notifier(notifier);
-        this.mbeans = new QueueMBeans(b.identity != null ? b.identity : dialect.database(), node.tag(), admin);
+        String storeName = b.identity != null ? b.identity : dialect.database();
+        this.mbeans = new QueueMBeans(storeName, node.tag(), admin);
         mbeans.listen(catalog);
+        this.scheduleMBeans = new ScheduleMBeans(storeName, node.tag(), catalog, schedules);
+        scheduleMBeans.listen(propagator);
+        this.probe = new io.aqueduct.engine.store.StoreProbe(store);
+        this.engineMBean = new EngineMBean(storeName, node.tag(), probe, timeManager, propagator);
         try {
             loader.load();
             privileges.reload();
@@ -217,6 +226,8 @@ public final class AqueductEngine implements AqStore {
             ids.continueAfter(indexes.loadAtStart());
         } catch (RuntimeException e) {
             mbeans.close();
+            scheduleMBeans.close();
+            probe.close();
             statisticsReads.close();
             if (attemptLedger != null) {
                 attemptLedger.close();
@@ -242,6 +253,7 @@ public final class AqueductEngine implements AqStore {
             signals.start(this::signalled, b.background());
         }
         clock.onAdvance(this::clockAdvanced);
+        engineMBean.register();
         if (b.timeManager) {
             timeManager.start(b.background());
             propagator.start(b.background());
@@ -490,6 +502,9 @@ public final class AqueductEngine implements AqStore {
         }
         links.close();
         mbeans.close();
+        scheduleMBeans.close();
+        engineMBean.close();
+        probe.close();
         notifier.close();
         buffered.close(); // the buffered messages are lost here, as documented; waiting enqueuers are told
         timeManager.close();

@@ -42,10 +42,15 @@ final class QueueMBeans {
     private final Object figuresLock = new Object();
 
     QueueMBeans(String store, String node, QueueAdmin admin) {
-        int query = store.indexOf('?');
-        this.store = query < 0 ? store : store.substring(0, query); // a JDBC URL's parameters may hold a password
+        this.store = storeName(store);
         this.node = node;
         this.admin = admin;
+    }
+
+    /** The store as the MBeans' names show it: a JDBC URL without its parameters, which may hold a password. */
+    static String storeName(String store) {
+        int query = store.indexOf('?');
+        return query < 0 ? store : store.substring(0, query);
     }
 
     void listen(Catalog catalog) {

@@ -40,6 +40,20 @@ final class BreakingStore {
         armed.set(Thread.currentThread());
     }
 
+    /**
+     * The server goes away (true) or comes back (false): while it is away no connection opens, every call on an
+     * open one fails as a lost connection does, and {@code isValid} says false.
+     */
+    void serverDown(boolean down) {
+        this.down = down;
+    }
+
+    private volatile boolean down;
+
+    private static SQLNonTransientConnectionException gone() {
+        return new SQLNonTransientConnectionException("The server is away (test)", "08006");
+    }
+
     boolean fired() {
         return armed.get() == null;
     }
@@ -50,8 +64,15 @@ final class BreakingStore {
     }
 
     private XADataSource dataSource(XADataSource real) {
-        return proxy(XADataSource.class, real, (method, args) -> method.getName().equals("getXAConnection")
-                ? xaConnection((XAConnection) method.invoke(real, args)) : method.invoke(real, args));
+        return proxy(XADataSource.class, real, (method, args) -> {
+            if (!method.getName().equals("getXAConnection")) {
+                return method.invoke(real, args);
+            }
+            if (down) {
+                throw gone();
+            }
+            return xaConnection((XAConnection) method.invoke(real, args));
+        });
     }
 
     private XAConnection xaConnection(XAConnection real) {
@@ -61,6 +82,12 @@ final class BreakingStore {
 
     private Connection connection(Connection real) {
         return proxy(Connection.class, real, (method, args) -> {
+            if (down && !method.getName().equals("close")) {
+                if (method.getName().equals("isValid")) {
+                    return false;
+                }
+                throw gone();
+            }
             if (method.getName().equals("commit") && armed.compareAndSet(Thread.currentThread(), null)) {
                 real.commit();
                 real.close(); // gone before the answer arrived

@@ -93,14 +93,28 @@ public final class Propagator implements AutoCloseable {
         this.links = links;
     }
 
+    /** Told the store's schedules each time the propagator reads them. */
+    private volatile java.util.function.Consumer<List<ScheduleEntity>> schedulesRead = schedules -> {
+    };
+
+    /**
+     * {@code listener} is given the store's schedules (also other nodes') each time the propagator reads
+     * them: at each round, on a shared store at least every second. It must not throw.
+     */
+    public void onSchedules(java.util.function.Consumer<List<ScheduleEntity>> listener) {
+        this.schedulesRead = listener;
+    }
+
     /** Runs the propagation loop where the engine runs its loops (in a container, the WorkManager). */
     public void start(Background background) {
         running = true;
         started = true;
         background.start("aqueduct-propagation", () -> {
+            inLoop = true;
             try {
                 loop();
             } finally {
+                inLoop = false;
                 stopped.countDown();
             }
         });
@@ -125,6 +139,21 @@ public final class Propagator implements AutoCloseable {
         }
     }
 
+    /** The loop's thread is in the loop (started, not ended): for health checks. */
+    private volatile boolean inLoop;
+    /** The loop's last round failed (the store away): for health checks. */
+    private volatile boolean failing;
+
+    /** Is the loop's thread in its loop (it may be asleep until the next thing due)? */
+    public boolean loopAlive() {
+        return inLoop;
+    }
+
+    /** Did the loop's last round fail (it backs off and tries again)? */
+    public boolean loopFailing() {
+        return failing;
+    }
+
     private void loop() {
         Outage outage = new Outage(LOG, "Aqueduct propagation");
         while (running) {
@@ -132,7 +161,9 @@ public final class Propagator implements AutoCloseable {
             try {
                 next = runDue();
                 outage.succeeded();
+                failing = false;
             } catch (RuntimeException e) {
+                failing = true;
                 if (!running) {
                     return;
                 }
@@ -195,6 +226,7 @@ public final class Propagator implements AutoCloseable {
             List<ScheduleEntity> schedules = own.run(c -> c.work(em -> em.createQuery(
                     "SELECT s FROM ScheduleEntity s ORDER BY s.queueId, s.destination", ScheduleEntity.class).getResultList()));
             scheduledQueues = schedules.stream().map(s -> s.queueId).collect(java.util.stream.Collectors.toUnmodifiableSet());
+            schedulesRead.accept(schedules);
             long next = Long.MAX_VALUE;
             for (ScheduleEntity s : schedules) {
                 next = Math.min(next, runSchedule(s, now));

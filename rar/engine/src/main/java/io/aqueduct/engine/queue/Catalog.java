@@ -90,10 +90,13 @@ public final class Catalog {
     private volatile java.util.function.Consumer<QueueRuntime> queueAdded = r -> { };
     private volatile java.util.function.Consumer<QueueRuntime> queueRemoved = r -> { };
 
-    /** Who hears of queues entering and leaving the catalog (the engine's MBeans); set once, before the catalog loads. */
+    /**
+     * Who hears of queues entering and leaving the catalog (the engine's MBeans), added to those before; set
+     * before the catalog loads. A listener must not throw.
+     */
     public void onQueues(java.util.function.Consumer<QueueRuntime> added, java.util.function.Consumer<QueueRuntime> removed) {
-        this.queueAdded = added;
-        this.queueRemoved = removed;
+        this.queueAdded = this.queueAdded.andThen(added);
+        this.queueRemoved = this.queueRemoved.andThen(removed);
     }
 
     public Collection<QueueRuntime> queues() {

@@ -100,9 +100,11 @@ public final class TimeManager implements DueWork, AutoCloseable {
         running = true;
         started = true;
         background.start("aqueduct-time-manager", () -> {
+            inLoop = true;
             try {
                 loop();
             } finally {
+                inLoop = false;
                 stopped.countDown();
             }
         });
@@ -139,6 +141,21 @@ public final class TimeManager implements DueWork, AutoCloseable {
         }
     }
 
+    /** The loop's thread is in the loop (started, not ended): for health checks. */
+    private volatile boolean inLoop;
+    /** The loop's last round failed (the store away): for health checks. */
+    private volatile boolean failing;
+
+    /** Is the loop's thread in its loop (it may be asleep until the next thing due)? */
+    public boolean loopAlive() {
+        return inLoop;
+    }
+
+    /** Did the loop's last round fail (it backs off and tries again)? */
+    public boolean loopFailing() {
+        return failing;
+    }
+
     private void loop() {
         Outage outage = new Outage(LOG, "The Aqueduct time manager");
         while (running) {
@@ -146,7 +163,9 @@ public final class TimeManager implements DueWork, AutoCloseable {
             try {
                 next = runDue();
                 outage.succeeded();
+                failing = false;
             } catch (RuntimeException e) {
+                failing = true;
                 if (!running) {
                     return;
                 }
