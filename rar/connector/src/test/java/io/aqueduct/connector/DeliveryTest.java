@@ -131,6 +131,8 @@ class DeliveryTest {
         assertThat(server.getAttribute(name, "Sessions")).isEqualTo(2);
         assertThat(server.getAttribute(name, "Deliveries")).isEqualTo(3L);
         assertThat(server.getAttribute(name, "Failures")).isEqualTo(1L);
+        assertThat(server.getAttribute(name, "WorkersRunning")).as("both workers in their loop").isEqualTo(2);
+        assertThat(server.getAttribute(name, "WorkersFailing")).isEqualTo(0);
         // the queue's MBean saw the same: two dequeues committed, one rolled back
         javax.management.ObjectName queue = server.queryNames(new javax.management.ObjectName(
                 "io.aqueduct:type=Queue,name=" + javax.management.ObjectName.quote("APP." + QUEUE) + ",*"), null).iterator().next();

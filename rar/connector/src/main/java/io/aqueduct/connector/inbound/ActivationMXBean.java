@@ -27,4 +27,13 @@ public interface ActivationMXBean {
 
     /** Messages in the MDB's hands now. */
     int getInFlight();
+
+    /**
+     * Delivery workers in their loop now: {@link #getSessions()} once the WorkManager has started them all;
+     * fewer while it has not, or after a worker ended (it ends only when the activation stops).
+     */
+    int getWorkersRunning();
+
+    /** Of those, workers whose last try failed: they back off and try again by themselves. */
+    int getWorkersFailing();
 }

@@ -46,6 +46,10 @@ public final class DeliveryActivation {
     private final java.util.concurrent.atomic.LongAdder deliveries = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder failures = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    /** Workers in their delivery loop now (the WorkManager has started them and they have not ended). */
+    private final java.util.concurrent.atomic.AtomicInteger workersRunning = new java.util.concurrent.atomic.AtomicInteger();
+    /** Of those, workers whose last try failed (backing off: the store away, the MDB unavailable). */
+    private final java.util.concurrent.atomic.AtomicInteger workersFailing = new java.util.concurrent.atomic.AtomicInteger();
     private javax.management.ObjectName mbean;
     private static final java.util.concurrent.atomic.AtomicLong ACTIVATIONS = new java.util.concurrent.atomic.AtomicLong();
 
@@ -166,6 +170,16 @@ public final class DeliveryActivation {
         public int getInFlight() {
             return inFlight.get();
         }
+
+        @Override
+        public int getWorkersRunning() {
+            return workersRunning.get();
+        }
+
+        @Override
+        public int getWorkersFailing() {
+            return workersFailing.get();
+        }
     }
 
     private void wakeQueue() {
@@ -205,6 +219,8 @@ public final class DeliveryActivation {
         @Override
         public void run() {
             Outage outage = new Outage(LOG, "Aqueduct delivery from " + queue + " to " + factory.getEndpointClass().getName());
+            workersRunning.incrementAndGet();
+            boolean failing = false;
             try {
                 while (running && !engine.isClosed()) {
                     try {
@@ -234,9 +250,17 @@ public final class DeliveryActivation {
                             session.awaitQueueChange(queue, seen, 1_000);
                         }
                         outage.succeeded();
+                        if (failing) {
+                            failing = false;
+                            workersFailing.decrementAndGet();
+                        }
                     } catch (RuntimeException e) {
                         if (!running || engine.isClosed()) {
                             break;
+                        }
+                        if (!failing) {
+                            failing = true;
+                            workersFailing.incrementAndGet();
                         }
                         long pause = outage.failed(e);
                         releaseEndpoint(); // what failed may have been the container's side
@@ -249,6 +273,10 @@ public final class DeliveryActivation {
                     }
                 }
             } finally {
+                if (failing) {
+                    workersFailing.decrementAndGet();
+                }
+                workersRunning.decrementAndGet();
                 releaseEndpoint();
                 closeQuietly(session);
                 workers.countDown();
