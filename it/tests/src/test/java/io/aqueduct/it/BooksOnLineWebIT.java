@@ -83,6 +83,42 @@ class BooksOnLineWebIT {
                 });
     }
 
+    /**
+     * The EAR's console module bridges the engine's and the adapter's MBeans to MicroProfile: Payara serves the figures
+     * at /metrics (the application registry) and the health at /health, on the HTTP listener.
+     */
+    @Test
+    void theQueuesFiguresAndTheAdaptersHealthAreServedAsMicroProfileMetricsAndHealth() throws Exception {
+        String root = BASE.substring(0, BASE.indexOf("/booksonline"));
+        Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            HttpResponse<String> metrics = HTTP.send(HttpRequest.newBuilder(URI.create(root + "/metrics?scope=application"))
+                    .header("Accept", "text/plain").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(metrics.statusCode()).as(metrics.body()).isEqualTo(200);
+            // labels in name order; the store's label is the store's place
+            assertThat(metrics.body()).containsPattern("aqueduct_queue_messages\\{mp_scope=\"application\",node=\"\\w+\","
+                    + "queue=\"OE.OE_BOOKEDORDERS_MQUE\",state=\"ready\",store=\"derby:[^\"]+\"\\} \\d")
+                    .containsPattern("aqueduct_queue_enqueued\\{[^}]*queue=\"OE.OE_BOOKEDORDERS_MQUE\"[^}]*\\} \\d")
+                    .containsPattern("aqueduct_queue_oldest_ready_seconds\\{[^}]*queue=\"OE.OE_BOOKEDORDERS_MQUE\"")
+                    .containsPattern("aqueduct_activation_workers_running\\{activation=\"\\d+\",endpoint=\"io.aqueduct.samples"
+                            + ".booksonline.Shipping\",mp_scope=\"application\",queue=\"SHIP.SHIP_BOOKEDORDERS_QUE\"\\} 2.0")
+                    .containsPattern("aqueduct_schedule_messages\\{destination=\"AQ\\$_LOCAL\",[^}]*queue=\"OE.OE_BOOKEDORDERS_MQUE\"")
+                    .containsPattern("aqueduct_schedule_propagated_bytes\\{destination=\"AQ\\$_LOCAL\"");
+        });
+        for (String path : List.of("/health", "/health/live", "/health/ready")) {
+            HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(URI.create(root + path)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).as(path + ": " + health.body()).isEqualTo(200);
+            assertThat(health.body()).startsWith("{\"status\":\"UP\"");
+            if (!path.endsWith("/ready")) {
+                assertThat(health.body()).contains("\"name\":\"aqueduct-live\"").contains("timeManagerAlive\":\"true\"")
+                        .contains("SHIP.SHIP_BOOKEDORDERS_QUE.workersRunning\":\"2\"");
+            }
+            if (!path.endsWith("/live")) {
+                assertThat(health.body()).contains("\"name\":\"aqueduct-ready\"").contains("storeReachable\":\"true\"");
+            }
+        }
+    }
+
     @Test
     void badInputIsRefusedWithASentenceAndBooksNothing() {
         String newestBefore = newestOrder();
