@@ -77,8 +77,16 @@ class DeliveryAfterStoreRestartTest {
         ra.enqueue(QUEUE, before);
         ra.awaitSettled(mdb, before, Duration.ofSeconds(30));
 
+        javax.management.MBeanServer beans = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName engine = beans.queryNames(new javax.management.ObjectName("io.aqueduct:type=Engine,*"), null)
+                .iterator().next();
+        javax.management.ObjectName activation = beans.queryNames(new javax.management.ObjectName("io.aqueduct:type=Activation,queue="
+                + javax.management.ObjectName.quote(QUEUE) + ",*"), null).iterator().next();
+        assertThat(beans.getAttribute(engine, "StoreReachable")).isEqualTo(true);
+
         server.stop();
         long downAt = System.nanoTime();
+        assertThat(beans.getAttribute(engine, "StoreReachable")).as("the health probe during the outage").isEqualTo(false);
         Thread.sleep(TimeUnit.SECONDS.toMillis(DOWN_SECONDS)); // the outage itself: what the test is about
         server.start();
         long upAt = System.nanoTime();
@@ -94,6 +102,11 @@ class DeliveryAfterStoreRestartTest {
         assertEveryOneDeliveredOnce(mdb, all(before, after));
         assertThat(ra.workManager.running()).as("the background loops and the 2 delivery workers outlived the outage")
                 .isEqualTo(9);
+        // and the health figures say so
+        assertThat(beans.getAttribute(engine, "StoreReachable")).isEqualTo(true);
+        assertThat(beans.getAttribute(engine, "TimeManagerAlive")).isEqualTo(true);
+        assertThat(beans.getAttribute(activation, "WorkersRunning")).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(beans.getAttribute(activation, "WorkersFailing")).isEqualTo(0));
         assertThat(ra.workManager.failures()).isEmpty();
     }
 
