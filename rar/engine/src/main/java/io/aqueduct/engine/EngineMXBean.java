@@ -12,7 +12,7 @@ public interface EngineMXBean {
 
     String getNode();
 
-    /** A probe of the store (JDBC isValid on a connection of its own) answered within {@value EngineMBean#PROBE_TIMEOUT_SECONDS} s. */
+    /** A probe of the store (JDBC isValid on a connection of its own) answered within 2 s. */
     boolean isStoreReachable();
 
     /** The time manager's thread is in its loop. */

@@ -206,6 +206,15 @@ class StandaloneRarIT {
         Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> http.send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "api/statistics")).timeout(Duration.ofSeconds(60)).GET().build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString()).body().contains("\"queue\":\"SHIP.SHIP_BOOKEDORDERS_QUE\""));
+
+        // its MicroProfile health (docs/metrics.md), without login. Not /metrics: Payara Server 6.2025.10 answers it
+        // with 500 on a domain with JDBC pools and its connection-pool health check off (Payara issue 6041)
+        String server = "http://localhost:" + domain.httpPort();
+        java.net.http.HttpResponse<String> ready = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create(server + "/health/ready")).timeout(Duration.ofSeconds(60)).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        assertThat(ready.body()).contains("\"name\":\"aqueduct-ready\"").contains("storeReachable\":\"true\"");
     }
 
     /** Every pool and resource of aqueduct-setup.asadmin / glassfish-resources.xml, as the list-* commands show them. */
