@@ -1,5 +1,6 @@
 package io.aqueduct.engine.buffered;
 
+import io.aqueduct.api.Agent;
 import io.aqueduct.api.AqError;
 import io.aqueduct.api.AqException;
 import io.aqueduct.api.BufferedQueueInfo;
@@ -77,6 +78,8 @@ public final class BufferedMessages {
         /** Consumer key to the name a view shows. */
         final Map<String, String> consumerNames = new TreeMap<>();
         final Map<String, BufferedMessage> messages = new HashMap<>();
+        /** The lanes of remote consumers (served by propagation, never dequeued here): key to agent. */
+        final Map<String, Agent> remote = new HashMap<>();
         long bytes;
         long enqueued;
         long expired;
@@ -118,6 +121,14 @@ public final class BufferedMessages {
      * engine's wait, then refuses with 25307 and buffers nothing. Waiters of the queue are woken.
      */
     public void enqueue(QueueRuntime queue, List<Enqueue> messages) {
+        enqueue(queue, messages, enqueueWaitMillis);
+    }
+
+    /**
+     * As {@link #enqueue(QueueRuntime, List)}, waiting at most {@code waitMillis} for memory (propagation
+     * into this engine waits for none: a full memory blocks the way, and the source tries again later).
+     */
+    public void enqueue(QueueRuntime queue, List<Enqueue> messages, long waitMillis) {
         long size = 0;
         for (Enqueue e : messages) {
             size += cost(e);
@@ -128,7 +139,7 @@ public final class BufferedMessages {
                     + " bytes all buffered messages of this engine may take (maxBufferedBytes): enqueue it as PERSISTENT.");
         }
         Instant enqueueTime = clock.now();
-        long deadline = clock.millis() + enqueueWaitMillis;
+        long deadline = clock.millis() + waitMillis;
         lock.lock();
         try {
             while (usedBytes + size > maxBytes || closed) {
@@ -139,8 +150,9 @@ public final class BufferedMessages {
                 if (remaining <= 0) {
                     throw new AqException(AqError.FLOW_CONTROL, "Flow control: the buffered messages of this engine take "
                             + usedBytes + " of their " + maxBytes + " bytes (maxBufferedBytes), and no dequeue freed room for "
-                            + size + " more bytes for " + queue.meta().qualifiedName() + " within " + enqueueWaitMillis
-                            + " ms (bufferedEnqueueWaitMillis). Nothing was enqueued: dequeue, or try again later.");
+                            + size + " more bytes for " + queue.meta().qualifiedName() + " within " + waitMillis
+                            + " ms" + (waitMillis == enqueueWaitMillis ? " (bufferedEnqueueWaitMillis)" : "")
+                            + ". Nothing was enqueued: dequeue, or try again later.");
                 }
                 try {
                     space.await(remaining, TimeUnit.MILLISECONDS);
@@ -162,7 +174,11 @@ public final class BufferedMessages {
                 } else {
                     for (Subscriber s : e.consumers()) {
                         keys.add(s.key());
-                        q.consumerNames.putIfAbsent(s.key(), s.agent().name());
+                        q.consumerNames.putIfAbsent(s.key(), s.local() ? s.agent().name()
+                                : (s.agent().name() == null ? "" : s.agent().name() + " ") + "at " + s.agent().address());
+                        if (!s.local()) {
+                            q.remote.putIfAbsent(s.key(), s.agent());
+                        }
                     }
                 }
                 BufferedMessage m = new BufferedMessage(e.order(), e.payload(), e.properties(), enqueueTime, e.readyAt(), bytes,
@@ -324,7 +340,7 @@ public final class BufferedMessages {
         MessageProperties p = MessageProperties.create().priority(m.properties.priority()).delay(m.properties.delay())
                 .expiration(m.properties.expiration()).correlation(m.properties.correlation()).sender(m.properties.sender());
         m.properties.userProperties().forEach(p::userProperty);
-        p.recorded(0, m.enqueueTime, MessageState.READY, null).recorded(DeliveryMode.BUFFERED);
+        p.recorded(0, m.enqueueTime, MessageState.READY, m.properties.originalMessageId()).recorded(DeliveryMode.BUFFERED);
         Object payload = withPayload ? PayloadCodec.decode(meta.table(), m.payload, filter) : null;
         return Message.dequeued(MessageId.parse(m.msgid()), p, payload);
     }
@@ -411,6 +427,7 @@ public final class BufferedMessages {
                 return;
             }
             q.consumerNames.remove(consumerKey);
+            q.remote.remove(consumerKey);
             boolean freed = false;
             for (ReadyEntry e : lane) {
                 BufferedMessage m = q.messages.get(e.msgid);
@@ -432,6 +449,7 @@ public final class BufferedMessages {
         try {
             closed = true;
             queues.clear();
+            receipts.clear();
             dueAt.clear();
             usedBytes = 0;
             space.signalAll();
@@ -445,6 +463,144 @@ public final class BufferedMessages {
         lock.lock();
         try {
             space.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * One remote consumer's part of a buffered message, as propagation reads it (nothing removed): the
+     * message's properties and stored payload, when it was enqueued, when its delay ends and when it expires
+     * (Long.MAX_VALUE: never).
+     */
+    public record Outbound(String msgid, String consumerKey, Agent agent, MessageProperties properties, byte[] payload,
+            long readyAt, long expiresAt, ReadyEntry order) {
+    }
+
+    /**
+     * The parts of remote consumers whose agent {@code served} accepts (a schedule's destination), in the
+     * queue's dequeue order, delayed ones included: at least every part of each message taken, up to about
+     * {@code max} parts. Expired parts met are discarded. Nothing is removed: {@link #propagated} does that
+     * once the destination has them, so a failed delivery leaves them here for the next try.
+     */
+    public List<Outbound> toPropagate(QueueRuntime queue, Predicate<Agent> served, int max) {
+        long now = clock.millis();
+        List<Outbound> out = new ArrayList<>();
+        boolean freed = false;
+        lock.lock();
+        try {
+            Queue q = queues.get(queue.meta().id());
+            if (q == null || q.remote.isEmpty()) {
+                return out;
+            }
+            TreeSet<BufferedMessage> pending = new TreeSet<>((a, b) -> q.order.compare(a.order, b.order));
+            Map<String, List<String>> keysByMsgid = new HashMap<>();
+            for (Map.Entry<String, Agent> r : q.remote.entrySet()) {
+                TreeSet<ReadyEntry> lane = q.lanes.get(r.getKey());
+                if (lane == null || !served.test(r.getValue())) {
+                    continue;
+                }
+                for (var it = lane.iterator(); it.hasNext();) {
+                    ReadyEntry e = it.next();
+                    BufferedMessage m = q.messages.get(e.msgid);
+                    if (m == null) {
+                        it.remove();
+                        continue;
+                    }
+                    if (e.expiresAt <= now) {
+                        it.remove();
+                        freed |= removePart(q, m, true);
+                        continue;
+                    }
+                    pending.add(m);
+                    keysByMsgid.computeIfAbsent(m.msgid(), k -> new ArrayList<>()).add(r.getKey());
+                }
+            }
+            for (BufferedMessage m : pending) {
+                if (out.size() >= max) {
+                    break;
+                }
+                for (String key : keysByMsgid.get(m.msgid())) {
+                    out.add(new Outbound(m.msgid(), key, q.remote.get(key), m.properties, m.payload, m.readyAt,
+                            m.order.expiresAt, m.order));
+                }
+            }
+            if (freed) {
+                space.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+        return out;
+    }
+
+    /** These remote consumers' parts are done with (delivered, or refused for good): they leave memory. */
+    public void propagated(QueueRuntime queue, List<Outbound> parts) {
+        boolean freed = false;
+        lock.lock();
+        try {
+            Queue q = queues.get(queue.meta().id());
+            if (q == null) {
+                return;
+            }
+            for (Outbound p : parts) {
+                TreeSet<ReadyEntry> lane = q.lanes.get(p.consumerKey());
+                BufferedMessage m = q.messages.get(p.msgid());
+                if (lane != null && m != null && lane.remove(p.order().forConsumer(p.consumerKey(), 0))) {
+                    freed |= removePart(q, m, false);
+                }
+            }
+            if (freed) {
+                space.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receipts of buffered messages propagated into this engine, kept at most this long (a source retries within it). */
+    static final long RECEIPT_MAX_AGE_MS = 7L * 86_400_000;
+    /** The most receipts kept: the oldest go first (a source that never came back must not fill the memory). */
+    static final int MAX_RECEIPTS = 10_000;
+    /** Receipt id to when it was written, oldest first. */
+    private final LinkedHashMap<String, Long> receipts = new LinkedHashMap<>();
+
+    /**
+     * Was the propagated buffered message of this receipt enqueued here already (by a try whose answer
+     * the source did not get)?
+     */
+    public boolean hasReceipt(String receiptId) {
+        lock.lock();
+        try {
+            return receipts.containsKey(receiptId);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Remembers that the propagated buffered message of this receipt is here, until its source says it knows. */
+    public void receipt(String receiptId) {
+        long now = clock.millis();
+        lock.lock();
+        try {
+            receipts.put(receiptId, now);
+            for (var it = receipts.entrySet().iterator(); it.hasNext();) {
+                Map.Entry<String, Long> oldest = it.next();
+                if (receipts.size() <= MAX_RECEIPTS && now - oldest.getValue() <= RECEIPT_MAX_AGE_MS) {
+                    break;
+                }
+                it.remove();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The source recorded these deliveries: their receipts have done their work. */
+    public void forgetReceipts(List<String> receiptIds) {
+        lock.lock();
+        try {
+            receiptIds.forEach(receipts::remove);
         } finally {
             lock.unlock();
         }

@@ -314,6 +314,37 @@ final class HttpLinkedStore implements LinkedStore {
             return PropagationWire.delivered(post(PropagationWire.deliver(source, arrivals)), arrivals.size());
         }
 
+        /** Buffered arrivals: as {@link #deliver}, cut between any two messages (a buffered message has no group). */
+        @Override
+        public List<Arrived> deliverBuffered(List<Arrival> arrivals) {
+            List<Arrived> out = new java.util.ArrayList<>(arrivals.size());
+            int from = 0;
+            long bytes = 0;
+            for (int i = 0; i < arrivals.size(); i++) {
+                long size = estimate(arrivals.get(i));
+                if (i > from && bytes + size > REQUEST_BYTES) {
+                    out.addAll(sendBuffered(arrivals.subList(from, i)));
+                    from = i;
+                    bytes = 0;
+                }
+                bytes += size;
+            }
+            out.addAll(sendBuffered(arrivals.subList(from, arrivals.size())));
+            return out;
+        }
+
+        private List<Arrived> sendBuffered(List<LinkSession.Arrival> arrivals) {
+            return PropagationWire.delivered(post(PropagationWire.deliverBuffered(arrivals)), arrivals.size());
+        }
+
+        @Override
+        public void forgetBuffered(List<String> receiptIds) {
+            for (int i = 0; i < receiptIds.size(); i += FORGET_PER_REQUEST) {
+                PropagationWire.done(post(PropagationWire.forgetBuffered(receiptIds.subList(i, Math.min(receiptIds.size(),
+                        i + FORGET_PER_REQUEST)))));
+            }
+        }
+
         @Override
         public void forget(List<String> receiptIds) {
             for (int i = 0; i < receiptIds.size(); i += FORGET_PER_REQUEST) {

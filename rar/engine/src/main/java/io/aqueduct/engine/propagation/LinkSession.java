@@ -44,6 +44,16 @@ public interface LinkSession extends AutoCloseable {
      */
     List<Arrived> deliver(String source, List<Arrival> arrivals);
 
+    /**
+     * Delivers buffered arrivals (arriving BUFFERED, in the destination engine's memory) not delivered
+     * before (their receipt, kept in that memory, is not there), in order; the outcome of each. Thrown:
+     * those before the failure may have arrived, with their receipts.
+     */
+    List<Arrived> deliverBuffered(List<Arrival> arrivals);
+
+    /** Removes the in-memory receipts of buffered deliveries the source has recorded. */
+    void forgetBuffered(List<String> receiptIds);
+
     /** Removes receipts whose work is done (the source recorded the batch), committed. */
     void forget(List<String> receiptIds);
 

@@ -91,6 +91,32 @@ final class PropagationInbox {
         return List.of(out);
     }
 
+    /**
+     * Delivers buffered arrivals into this engine's memory, BUFFERED, one by one in their order, each
+     * with a receipt in memory (not in the store: it would outlive the message it stands for), so that a
+     * source that did not get the answer and sends again finds them delivered. What a queue refuses for
+     * good comes back as refused; what blocks the way (25207, a full buffered memory: 25307) is thrown —
+     * the arrivals before it are delivered and have their receipts.
+     */
+    static List<LinkSession.Arrived> receiveBuffered(EngineSession session, List<LinkSession.Arrival> arrivals) {
+        io.aqueduct.engine.buffered.BufferedMessages memory = session.bufferedMessages();
+        List<LinkSession.Arrived> out = new ArrayList<>(arrivals.size());
+        for (LinkSession.Arrival a : arrivals) {
+            if (memory.hasReceipt(a.receiptId())) {
+                out.add(LinkSession.Arrived.PRESENT); // delivered by a try whose answer was lost
+                continue;
+            }
+            PropagatedMessage.Delivery d = session.enqueuePropagatedBuffered(a.queue(), a.message());
+            if (d.delivered()) {
+                memory.receipt(a.receiptId());
+                out.add(LinkSession.Arrived.DELIVERED);
+            } else {
+                out.add(new LinkSession.Arrived(false, d.refused()));
+            }
+        }
+        return out;
+    }
+
     /** The destination queue, or null when it is not there (enqueuePropagated reports that for each message). */
     private static QueueMeta destination(EngineSession session, String queue) {
         try {

@@ -46,15 +46,19 @@ public final class PropagationReceiving implements PropagationReceiver {
         PropagationWire.Request request = PropagationWire.request(body);
         String prefix = prefix(session.user());
         switch (request.operation()) {
-            case PropagationWire.DELIVER -> {
+            case PropagationWire.DELIVER, PropagationWire.DELIVER_BUFFERED -> {
                 return PropagationWire.delivered(deliver(session, prefix, request));
             }
-            case PropagationWire.FORGET -> {
+            case PropagationWire.FORGET, PropagationWire.FORGET_BUFFERED -> {
                 List<String> ids = new ArrayList<>(request.receiptIds().size());
                 for (String id : request.receiptIds()) {
                     ids.add(prefix + checked(id, prefix));
                 }
-                PropagationInbox.forget(session, ids);
+                if (request.operation() == PropagationWire.FORGET) {
+                    PropagationInbox.forget(session, ids);
+                } else {
+                    session.bufferedMessages().forgetReceipts(ids);
+                }
                 return PropagationWire.done();
             }
             default -> {
@@ -68,6 +72,7 @@ public final class PropagationReceiving implements PropagationReceiver {
     }
 
     private List<LinkSession.Arrived> deliver(EngineSession session, String prefix, PropagationWire.Request request) {
+        boolean buffered = request.operation() == PropagationWire.DELIVER_BUFFERED;
         String source = prefix + checked(request.source(), prefix);
         List<LinkSession.Arrival> arrivals = request.arrivals();
         // each queue looked up once (a name that is not there refreshes the catalog once), its privilege checked first
@@ -103,7 +108,8 @@ public final class PropagationReceiving implements PropagationReceiver {
             }
         }
         if (!known.isEmpty()) {
-            List<LinkSession.Arrived> delivered = PropagationInbox.receive(session, clock, source, known);
+            List<LinkSession.Arrived> delivered = buffered ? PropagationInbox.receiveBuffered(session, known)
+                    : PropagationInbox.receive(session, clock, source, known);
             for (int k = 0; k < positions.size(); k++) {
                 out[positions.get(k)] = delivered.get(k);
             }

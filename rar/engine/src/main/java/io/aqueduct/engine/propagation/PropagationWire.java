@@ -38,6 +38,9 @@ public final class PropagationWire {
     static final byte DELIVER = 'D';
     static final byte FORGET = 'F';
     static final byte RECEIPTS = 'R';
+    /** Buffered messages: delivered BUFFERED at the destination, their receipts kept in its memory. */
+    static final byte DELIVER_BUFFERED = 'B';
+    static final byte FORGET_BUFFERED = 'G';
     /** The most arrivals or receipt ids one request carries (a batch is 100 parts; a transaction group more). */
     static final int MAX_ITEMS = 100_000;
     /** The most receipts one listing returns. */
@@ -58,8 +61,17 @@ public final class PropagationWire {
     }
 
     static byte[] deliver(String source, List<LinkSession.Arrival> arrivals) {
+        return deliver(DELIVER, source, arrivals);
+    }
+
+    /** Buffered messages: their receipts live in the destination's memory, so no source names them. */
+    static byte[] deliverBuffered(List<LinkSession.Arrival> arrivals) {
+        return deliver(DELIVER_BUFFERED, "-", arrivals);
+    }
+
+    private static byte[] deliver(byte operation, String source, List<LinkSession.Arrival> arrivals) {
         return write(out -> {
-            out.writeByte(DELIVER);
+            out.writeByte(operation);
             text(out, source);
             out.writeInt(arrivals.size());
             for (LinkSession.Arrival a : arrivals) {
@@ -89,8 +101,16 @@ public final class PropagationWire {
     }
 
     static byte[] forget(List<String> receiptIds) {
+        return forget(FORGET, receiptIds);
+    }
+
+    static byte[] forgetBuffered(List<String> receiptIds) {
+        return forget(FORGET_BUFFERED, receiptIds);
+    }
+
+    private static byte[] forget(byte operation, List<String> receiptIds) {
         return write(out -> {
-            out.writeByte(FORGET);
+            out.writeByte(operation);
             out.writeInt(receiptIds.size());
             for (String id : receiptIds) {
                 text(out, id);
@@ -112,7 +132,7 @@ public final class PropagationWire {
         return read(body, in -> {
             byte op = in.get();
             switch (op) {
-                case DELIVER -> {
+                case DELIVER, DELIVER_BUFFERED -> {
                     String source = in.text();
                     int n = in.count();
                     List<LinkSession.Arrival> arrivals = new ArrayList<>(Math.min(n, 1024));
@@ -145,7 +165,7 @@ public final class PropagationWire {
                     }
                     return new Request(op, source, arrivals, List.of(), null, 0);
                 }
-                case FORGET -> {
+                case FORGET, FORGET_BUFFERED -> {
                     int n = in.count();
                     List<String> ids = new ArrayList<>(Math.min(n, 1024));
                     for (int i = 0; i < n; i++) {

@@ -54,6 +54,8 @@ public final class Propagator implements AutoCloseable {
     private final String instance;
     /** When a commit first added messages for remote consumers of a queue, not yet propagated (by queue id). */
     private final Map<Long, Long> pendingSince = new ConcurrentHashMap<>();
+    /** Shared stores: when this node tries its buffered messages of a schedule it does not hold again, after a failure. */
+    private final Map<String, Long> bufferedRetry = new HashMap<>();
     /**
      * The queues that had a schedule when the schedules were last read: another node's commit on any
      * other queue wakes nothing here (each would otherwise cost a read of the schedules). A schedule
@@ -249,7 +251,8 @@ public final class Propagator implements AutoCloseable {
             return Long.MAX_VALUE; // its queue is being dropped (the drop removes the schedule)
         }
         if (!hold(s, now)) {
-            return s.leaseUntil == null ? now + LEASE_MS : Math.max(now, s.leaseUntil);
+            long holder = s.leaseUntil == null ? now + LEASE_MS : Math.max(now, s.leaseUntil);
+            return Math.min(holder, bufferedElsewhere(s, q, now));
         }
         Expression nextTime;
         try {
@@ -290,6 +293,20 @@ public final class Propagator implements AutoCloseable {
         pendingSince.remove(s.queueId, since);
         long sliceStart = System.nanoTime();
         try {
+            // this node's buffered messages first: they hold memory their producers may be waiting for
+            while (true) {
+                ScheduleRun.Outcome outcome = runner.bufferedBatch(s, q, clock.millis());
+                if (outcome.applicationError() != null) {
+                    noteApplicationError(s, outcome.applicationError());
+                }
+                if (!outcome.more() || clock.millis() >= windowEnd) {
+                    break;
+                }
+                if (System.nanoTime() - sliceStart > SLICE_NANOS || !running && started) {
+                    succeeded(s);
+                    return now; // more to move: after the other schedules have had a turn
+                }
+            }
             while (true) {
                 ScheduleRun.Outcome outcome = runner.batch(s, q, clock.millis());
                 if (outcome.applicationError() != null) {
@@ -317,6 +334,57 @@ public final class Propagator implements AutoCloseable {
             return failed(s, w, nextTime, e, clock.millis());
         }
         return windowEnd;
+    }
+
+    /**
+     * A shared store's node that does not hold the schedule still propagates the buffered messages in its
+     * own memory (no other node can see them), inside the schedule's windows and after its latency. Its
+     * failures are its own: logged, retried after {@link #FIRST_RETRY_MS}, not counted in the schedule's
+     * row (the holding node keeps that for the persistent messages).
+     */
+    private long bufferedElsewhere(ScheduleEntity s, QueueRuntime q, long now) {
+        Expression nextTime;
+        try {
+            nextTime = Windows.compile(s.nextTime);
+        } catch (AqException e) {
+            nextTime = null;
+        }
+        Windows.Window w = Windows.current(s.startMs, s.duration, nextTime, s.currentStartMs, now);
+        if (w == null || !w.contains(now)) {
+            return w == null ? Long.MAX_VALUE : w.start();
+        }
+        String key = s.queueId + "/" + s.destination;
+        Long retry = bufferedRetry.get(key);
+        if (retry != null && retry > now) {
+            return retry;
+        }
+        Long since = pendingSince.get(s.queueId);
+        if (s.latency > 0 && since != null && now < since + s.latency * 1000) {
+            return since + s.latency * 1000;
+        }
+        pendingSince.remove(s.queueId, since);
+        long sliceStart = System.nanoTime();
+        try {
+            while (runner.bufferedBatch(s, q, clock.millis()).more()) {
+                if (System.nanoTime() - sliceStart > SLICE_NANOS || !running && started) {
+                    return now;
+                }
+            }
+            if (bufferedRetry.remove(key) != null) {
+                LOG.info("Aqueduct propagation of buffered messages from queue " + name(s) + " to " + s.destination
+                        + " works again on this node.");
+            }
+            return Long.MAX_VALUE;
+        } catch (RuntimeException e) {
+            runner.failed(s.destination);
+            long at = clock.millis() + FIRST_RETRY_MS;
+            if (bufferedRetry.put(key, at) == null) {
+                LOG.log(Level.WARNING, "Aqueduct propagation of buffered messages from queue " + name(s) + " to "
+                        + s.destination + " failed on this node: " + ScheduleRun.describe(e) + " They stay in memory; it"
+                        + " tries again at " + java.time.Instant.ofEpochMilli(at) + ".", e instanceof AqException ? null : e);
+            }
+            return at;
+        }
     }
 
     /**

@@ -246,6 +246,188 @@ final class ScheduleRun implements AutoCloseable {
         }
     }
 
+    /**
+     * One batch of this engine's buffered messages for the schedule's destination: the parts of remote
+     * consumers (in memory, never in the store) taken in the queue's order, delivered BUFFERED (with a
+     * receipt each in the destination's memory, so that a retry after a lost answer delivers nothing twice),
+     * then removed from memory. A failure leaves every part in memory for the next try (the schedule backs
+     * off); a message a destination refuses for good is dropped (a buffered message has no UNDELIVERABLE
+     * state to keep), logged and shown as the schedule's last error. On a shared store every node runs this
+     * for its own memory, whichever node holds the schedule for the persistent messages.
+     */
+    Outcome bufferedBatch(ScheduleEntity schedule, QueueRuntime q, long now) {
+        EngineSession src = localSession();
+        try {
+            Outcome o = bufferedBatch(src, schedule, q, now);
+            src.commit(); // what the destination lookups read here (a same-store destination) ends
+            return o;
+        } catch (RuntimeException e) {
+            rollbackQuietly(src, e);
+            if (src.connectionBroken()) {
+                closeLocal();
+            }
+            throw e;
+        }
+    }
+
+    private Outcome bufferedBatch(EngineSession src, ScheduleEntity schedule, QueueRuntime q, long now) {
+        QueueMeta meta = q.meta();
+        if (!meta.dequeueEnabled()) {
+            throw new AqException(AqError.DEQUEUE_DISABLED, "Queue " + meta.qualifiedName()
+                    + " is disabled for dequeue: propagation takes its messages once it is started for dequeue.");
+        }
+        String destination = schedule.destination;
+        boolean toLink = !PropagationSchedule.LOCAL.equals(destination);
+        io.aqueduct.engine.buffered.BufferedMessages memory = src.bufferedMessages();
+        List<io.aqueduct.engine.buffered.BufferedMessages.Outbound> parts = memory.toPropagate(q, agent -> {
+            RemoteAddress a = RemoteAddress.of(agent);
+            return a != null && a.destination().equals(destination);
+        }, BATCH);
+        if (parts.isEmpty()) {
+            return new Outcome(0, false, null);
+        }
+        Map<String, Subscriber> subscribers = new HashMap<>();
+        for (Subscriber s : q.subscribers()) {
+            subscribers.put(s.key(), s);
+        }
+        String[] lastError = new String[1];
+        Map<String, Outgoing> byKey = new LinkedHashMap<>();
+        Map<String, io.aqueduct.engine.buffered.BufferedMessages.Outbound> sources = new HashMap<>();
+        for (var b : parts) {
+            Part p = new Part(b.consumerKey(), b.msgid(), b.agent().name(), b.agent().address(), b.consumerKey(), 0);
+            RemoteAddress address = RemoteAddress.of(b.agent());
+            String queue = address.queue().indexOf('.') < 0 && address.link() == null ? meta.owner() + "." + address.queue()
+                    : address.queue();
+            Subscriber s = subscribers.get(b.consumerKey());
+            String transformation = s == null ? null : s.transformation();
+            String variant = p.name == null ? "S|" + transformation : "N|" + transformation;
+            String key = p.msgid + "|" + queue.toUpperCase(java.util.Locale.ROOT) + "|" + variant;
+            Outgoing o = byKey.get(key);
+            if (o == null) {
+                o = new Outgoing(queue, variant, null, transformation);
+                byKey.put(key, o);
+                sources.put(key, b);
+            }
+            o.parts.add(p);
+            if (p.name != null) {
+                o.recipients.add(new Agent(p.name, null, 0));
+            }
+        }
+        List<Outgoing> outgoing = new ArrayList<>();
+        List<LinkSession.Arrival> arrivals = new ArrayList<>();
+        for (Map.Entry<String, Outgoing> e : byKey.entrySet()) {
+            Outgoing o = e.getValue();
+            var b = sources.get(e.getKey());
+            try {
+                Message m = bufferedMessage(meta, o, b, now);
+                if (toLink && !PropagationWire.travels(m.payload()) && remoteSession(destination) instanceof HttpLinkedStore.Session) {
+                    throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "A serialized Java object (an OBJECT payload) is"
+                            + " not propagated over HTTP: transform it to RAW, TEXT, JSON or XML for this subscriber.");
+                }
+                o.message = new PropagatedMessage(m, b.msgid(), true);
+                outgoing.add(o);
+                arrivals.add(new LinkSession.Arrival(bufferedReceiptId(o, b.msgid()), o.queue, o.message, null));
+            } catch (AqException refused) {
+                o.parts.forEach(p -> dropBuffered(p, refused, lastError));
+            }
+        }
+        LinkSession dst = toLink ? remoteSession(destination) : new StoreLinkSession(src, clock);
+        // thrown (the way is blocked): everything stays in memory, and what arrived before has its receipt there
+        List<LinkSession.Arrived> results = arrivals.isEmpty() ? List.of() : dst.deliverBuffered(arrivals);
+        long moved = 0;
+        long bytes = 0;
+        List<String> receipts = new ArrayList<>();
+        for (int i = 0; i < outgoing.size(); i++) {
+            Outgoing o = outgoing.get(i);
+            LinkSession.Arrived a = results.get(i);
+            receipts.add(arrivals.get(i).receiptId());
+            if (a.delivered()) {
+                moved++;
+                byte[] payload = sources.get(o.parts.get(0).msgid + "|" + o.queue.toUpperCase(java.util.Locale.ROOT) + "|"
+                        + o.variant).payload();
+                bytes += payload == null ? 0 : payload.length;
+            } else {
+                o.parts.forEach(p -> dropBuffered(p, a.refused(), lastError));
+            }
+        }
+        memory.propagated(q, parts); // delivered or refused for good: nothing more to do with them
+        try {
+            dst.forgetBuffered(receipts);
+        } catch (RuntimeException e) {
+            // the receipts age out at the destination; a later batch sends other ids
+            LOG.log(Level.FINE, "Aqueduct propagation could not remove its buffered receipts at " + destination, e);
+        }
+        long movedFinal = moved;
+        long bytesFinal = bytes;
+        long elapsed = Math.max(0, clock.millis() - now);
+        if (moved > 0) {
+            try {
+                src.inTransaction(em -> {
+                    ScheduleEntity row = em.find(ScheduleEntity.class, new ScheduleEntity.Key(schedule.queueId, destination),
+                            LockModeType.PESSIMISTIC_WRITE);
+                    if (row != null) {
+                        if (row.windowNumber == 0) {
+                            row.windows++;
+                        }
+                        row.windowNumber += movedFinal;
+                        row.windowBytes += bytesFinal;
+                        row.maxNumber = Math.max(row.maxNumber, row.windowNumber);
+                        row.maxBytes = Math.max(row.maxBytes, row.windowBytes);
+                        row.totalNumber += movedFinal;
+                        row.totalBytes += bytesFinal;
+                        row.totalTimeMs += elapsed;
+                        row.lastRunMs = now;
+                    }
+                    return null;
+                });
+                src.commit();
+            } catch (RuntimeException e) {
+                // the messages are delivered and gone from memory: only the figures are missing
+                rollbackQuietly(src, e);
+                if (src.connectionBroken()) {
+                    closeLocal();
+                }
+                LOG.log(Level.WARNING, "Aqueduct propagation delivered " + moved + " buffered messages of "
+                        + meta.qualifiedName() + " to " + destination + " but could not count them in the schedule", e);
+            }
+        }
+        return new Outcome(parts.size(), parts.size() >= BATCH, lastError[0]);
+    }
+
+    /** A buffered message as the destination receives it: delay and expiration less the time spent, transformed. */
+    private Message bufferedMessage(QueueMeta meta, Outgoing o, io.aqueduct.engine.buffered.BufferedMessages.Outbound b,
+            long now) {
+        MessageProperties source = b.properties();
+        MessageProperties p = MessageProperties.create().priority(source.priority()).correlation(source.correlation())
+                .sender(source.sender());
+        if (b.readyAt() > now) {
+            p.delay(Math.max(0, Math.floorDiv(b.readyAt() - now + 999, 1000))); // the delay left
+            p.expiration(source.expiration()); // counted from when it becomes ready, at the destination
+        } else if (b.expiresAt() != Long.MAX_VALUE) {
+            p.expiration(Math.max(0, Math.floorDiv(b.expiresAt() - now + 999, 1000))); // the time left before it expires
+        }
+        source.userProperties().forEach(p::userProperty);
+        if (!o.recipients.isEmpty()) {
+            p.recipients(o.recipients);
+        }
+        Object payload = PayloadCodec.decode(meta.table(), b.payload(), filter);
+        if (o.transformation != null) {
+            Transformation t = transformations.get(o.transformation);
+            if (t == null) {
+                throw new AqException(AqError.TRANSFORMATION_NOT_FOUND, "The transformation " + o.transformation
+                        + " of the subscriber does not exist any more.");
+            }
+            payload = t.apply(payload, p);
+        }
+        return Message.of(payload, p);
+    }
+
+    private static String bufferedReceiptId(Outgoing o, String msgid) {
+        String what = o.queue.toUpperCase(java.util.Locale.ROOT) + "|" + o.variant + "|"
+                + String.join(",", new TreeSet<>(o.recipients.stream().map(a -> a.name().toUpperCase(java.util.Locale.ROOT)).toList()));
+        return "B" + msgid + "/" + digest(what);
+    }
+
     /** Is the schedule's row held by this node (always so on a store of one JVM, where no lease is kept)? */
     private boolean sessionOwner(ScheduleEntity row) {
         return sessionId.equals(row.sessionId);
@@ -570,6 +752,14 @@ final class ScheduleRun implements AutoCloseable {
             rollbackQuietly(src, e);
             throw e;
         }
+    }
+
+    /** A buffered message refused for good: it has no state to keep it in, so it is dropped, with a warning. */
+    private void dropBuffered(Part p, AqException e, String[] lastError) {
+        lastError[0] = describe(e);
+        LOG.warning("Aqueduct propagation could not deliver buffered message " + p.msgid + " to " + p.address
+                + " (consumer " + p.name + "): " + lastError[0] + " It is dropped for that consumer (a buffered message"
+                + " is not kept as UNDELIVERABLE).");
     }
 
     private void refuse(Part p, AqException e, List<Part> undeliverable, String[] lastError) {

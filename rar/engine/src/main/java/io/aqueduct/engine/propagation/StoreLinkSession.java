@@ -20,6 +20,16 @@ public final class StoreLinkSession implements LinkSession {
     }
 
     @Override
+    public List<Arrived> deliverBuffered(List<Arrival> arrivals) {
+        return committed(() -> PropagationInbox.receiveBuffered(session, arrivals)); // the lookups' transaction ends
+    }
+
+    @Override
+    public void forgetBuffered(List<String> receiptIds) {
+        session.bufferedMessages().forgetReceipts(receiptIds);
+    }
+
+    @Override
     public void forget(List<String> receiptIds) {
         committed(() -> {
             PropagationInbox.forget(session, receiptIds);

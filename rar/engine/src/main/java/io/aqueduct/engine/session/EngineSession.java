@@ -103,6 +103,21 @@ public final class EngineSession implements QueueSession {
     }
 
     /**
+     * Propagation's enqueue of a buffered message into a destination queue of this session's engine:
+     * BUFFERED, in no transaction. A refusal for good is reported; a queue stopped for enqueue (25207)
+     * or a full buffered memory (25307) is thrown.
+     */
+    public PropagatedMessage.Delivery enqueuePropagatedBuffered(String queue, PropagatedMessage message) {
+        checkOpen();
+        return guarded(() -> enqueuer.enqueuePropagatedBuffered(queue, message));
+    }
+
+    /** This session's engine's buffered messages (propagation's source and its receipts at a destination). */
+    public io.aqueduct.engine.buffered.BufferedMessages bufferedMessages() {
+        return context.buffered();
+    }
+
+    /**
      * Runs store work in the session's (local) transaction: what propagation reads and marks in
      * its source queue and records in its schedule commits or rolls back with the session.
      */

@@ -82,7 +82,7 @@ final class Enqueuer {
             session.checkRecipientAddresses(meta, p.recipients());
         }
         if (buffered) {
-            return enqueueBuffered(q, messages, payloads, userProperties, consumers);
+            return enqueueBuffered(q, messages, payloads, userProperties, consumers, null);
         }
         if (opts.visibility() == Visibility.IMMEDIATE) {
             SessionTransaction tx = new SessionTransaction(context.ids().nextTransactionId());
@@ -131,22 +131,28 @@ final class Enqueuer {
 
     /**
      * The buffered enqueue, once everything is checked: the messages go into this engine's memory, in no
-     * transaction; on a multi-consumer queue each local consumer gets its part (remote consumers are served by
-     * propagation, which moves persistent messages only: a message only they would receive is refused, 24033).
+     * transaction; on a multi-consumer queue each local consumer gets its part, and so does each remote
+     * consumer propagation serves (protocol 0, an address of a queue), whose part a schedule moves. A
+     * message only consumers no propagation serves would receive is refused (24033): it would only wait in
+     * memory. {@code waitMillis}: how long to wait for memory (null: the engine's wait).
      */
     private List<MessageId> enqueueBuffered(QueueRuntime q, List<Message> messages, List<byte[]> payloads,
-            List<byte[]> userProperties, List<List<Subscriber>> consumers) {
+            List<byte[]> userProperties, List<List<Subscriber>> consumers, Long waitMillis) {
         QueueMeta meta = q.meta();
-        List<List<Subscriber>> local = new ArrayList<>(messages.size());
+        List<List<Subscriber>> kept = new ArrayList<>(messages.size());
+        boolean propagatable = false;
         for (List<Subscriber> to : consumers) {
-            List<Subscriber> here = to == null ? null : to.stream().filter(Subscriber::local).toList();
+            List<Subscriber> here = to == null ? null
+                    : to.stream().filter(s -> s.local() || io.aqueduct.engine.queue.RemoteAddress.of(s.agent()) != null).toList();
             if (here != null && here.isEmpty()) {
                 throw new AqException(AqError.NO_RECIPIENTS, "A buffered message for " + meta.qualifiedName() + " would"
-                        + " only go to remote consumers, and propagation moves persistent messages only: name a local"
-                        + " consumer, or enqueue it PERSISTENT.");
+                        + " only go to remote consumers that no propagation serves (an address of another protocol than 0,"
+                        + " or not of a queue): name a local consumer or a queue's address, or enqueue it PERSISTENT.");
             }
-            local.add(here);
+            propagatable |= here != null && here.stream().anyMatch(s -> !s.local());
+            kept.add(here);
         }
+        List<List<Subscriber>> local = kept;
         long now = context.clock().millis();
         List<io.aqueduct.engine.buffered.BufferedMessages.Enqueue> buffered = new ArrayList<>(messages.size());
         List<MessageId> ids = new ArrayList<>(messages.size());
@@ -161,7 +167,14 @@ final class Enqueuer {
                     p.copy(), readyAt, local.get(i)));
             ids.add(id);
         }
-        context.buffered().enqueue(q, buffered);
+        if (waitMillis == null) {
+            context.buffered().enqueue(q, buffered);
+        } else {
+            context.buffered().enqueue(q, buffered, waitMillis);
+        }
+        if (propagatable) {
+            context.completion().propagatable(meta.id()); // a schedule may move them now (its latency permitting)
+        }
         io.aqueduct.engine.notification.Notifier notifier = context.notifier();
         if (notifier.watched(meta.id())) {
             // told at once (or when the delay ends), from memory: there is no commit to wait for
@@ -169,7 +182,7 @@ final class Enqueuer {
                 var b = buffered.get(i);
                 List<Subscriber> to = local.get(i);
                 for (String consumer : to == null ? java.util.Collections.<String>singletonList(null)
-                        : to.stream().map(Subscriber::key).toList()) {
+                        : to.stream().filter(Subscriber::local).map(Subscriber::key).toList()) {
                     notifier.bufferedEnqueued(q, ids.get(i), consumer, now, b.readyAt(), b.properties(), b.payload());
                 }
             }
@@ -248,6 +261,56 @@ final class Enqueuer {
             }
         }
         return out;
+    }
+
+    /**
+     * Propagation's enqueue of a buffered message into a destination queue of this engine: enqueued
+     * BUFFERED (visibility IMMEDIATE, in no transaction), with the message's properties and the source
+     * msgid as its ORIGINAL_MSGID. What the destination refuses for good (the queue does not exist, is an
+     * exception queue or holds no buffered messages, the payload does not suit it, no consumer, ...) is
+     * reported; what blocks the way — the queue is stopped for enqueue (25207), this engine's buffered
+     * memory is full (25307, no wait: the source keeps the message and tries again later) — is thrown.
+     */
+    PropagatedMessage.Delivery enqueuePropagatedBuffered(String queue, PropagatedMessage pm) {
+        QueueRuntime q;
+        try {
+            q = session.resolve(queue);
+        } catch (AqException e) {
+            return new PropagatedMessage.Delivery(null, e);
+        }
+        QueueMeta meta = q.meta();
+        if (meta.isException()) {
+            return new PropagatedMessage.Delivery(null, new AqException(AqError.ENQUEUE_DISABLED, "Queue "
+                    + meta.qualifiedName() + " is an exception queue: propagation cannot enqueue into it."));
+        }
+        queueForEnqueue(queue, false); // stopped for enqueue: thrown, the schedule tries again
+        Message m = pm.message();
+        List<byte[]> payloads = new ArrayList<>(1);
+        List<byte[]> userProperties = new ArrayList<>(1);
+        List<List<Subscriber>> consumers = new ArrayList<>(1);
+        try {
+            // a buffered message has no exception queue; its ORIGINAL_MSGID is the source message's
+            MessageProperties p = m.properties().copy().exceptionQueue(null).recorded(0, context.clock().now(),
+                    MessageState.READY, MessageId.parse(pm.originalMsgid()));
+            m = Message.of(m.payload(), p);
+            checkBuffered(meta, EnqueueOptions.create().visibility(Visibility.IMMEDIATE), List.of(m));
+            validateProperties(p);
+            userProperties.add(UserPropertiesCodec.encode(p.userProperties()));
+            payloads.add(encodeWithinLimit(meta, m.payload()));
+            consumers.add(Recipients.of(q, m, context.clock().now()));
+        } catch (AqException refused) {
+            return new PropagatedMessage.Delivery(null, refused);
+        }
+        List<MessageId> ids;
+        try {
+            ids = enqueueBuffered(q, List.of(m), payloads, userProperties, consumers, 0L);
+        } catch (AqException e) {
+            if (e.errorCode() == AqError.NO_RECIPIENTS) {
+                return new PropagatedMessage.Delivery(null, e);
+            }
+            throw e; // 25307: memory full here, the message waits at its source
+        }
+        return new PropagatedMessage.Delivery(ids.get(0), null);
     }
 
     /**

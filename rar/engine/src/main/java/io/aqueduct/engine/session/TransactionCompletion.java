@@ -51,6 +51,14 @@ public final class TransactionCompletion {
         this.propagationNotice = notice;
     }
 
+    /** A buffered enqueue (no commit to wait for) added messages for remote consumers of queue {@code queueId}. */
+    void propagatable(long queueId) {
+        java.util.function.LongConsumer notice = propagationNotice;
+        if (notice != null) {
+            notice.accept(queueId);
+        }
+    }
+
     /** Told, after a commit, of the notifications the transaction planned. */
     private volatile io.aqueduct.engine.notification.Notifier notifier;
 

@@ -257,12 +257,12 @@ class BufferedMessagingTest extends EngineFixture {
     }
 
     @Test
-    void a_buffered_message_only_remote_consumers_would_receive_is_refused() {
+    void a_buffered_message_only_consumers_no_propagation_serves_would_receive_is_refused() {
         startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT).multipleConsumers(true),
                 QueueProperties.create());
         QueueSession s = session();
         expectError(AqError.NO_RECIPIENTS, () -> s.enqueue(Q, BUFFERED, text("far away",
-                MessageProperties.create().recipients(List.of(new Agent("SHIP", "OE.SHIPPING_Q", 0))))));
+                MessageProperties.create().recipients(List.of(new Agent("SHIP", "ship@example.com", 2))))));
         assertThat(bufferedQueue(Q)).isNull();
     }
 
