@@ -57,8 +57,9 @@ class EngineArchitectureTest {
                 // propagation is run by the engine and administered through DBMS_AQADM; it works through sessions
                 .whereLayer("Propagation").mayOnlyBeAccessedByLayers("Engine", "Administration")
                 .whereLayer("Sessions").mayOnlyBeAccessedByLayers("Engine", "Propagation")
-                // buffered messages: enqueued and dequeued by sessions, wired (view, time manager) by the engine
-                .whereLayer("Buffered").mayOnlyBeAccessedByLayers("Engine", "Sessions")
+                // buffered messages: enqueued and dequeued by sessions, wired (view, time manager) by the engine,
+                // moved out of memory for remote consumers by propagation (with its in-memory receipts)
+                .whereLayer("Buffered").mayOnlyBeAccessedByLayers("Engine", "Sessions", "Propagation")
                 // privileges are checked by sessions and administration, granted through administration
                 .whereLayer("Security").mayOnlyBeAccessedByLayers("Engine", "Administration", "Sessions")
                 // notifications are planned by sessions and registrations removed with their queues
