@@ -2,6 +2,7 @@ package io.aqueduct.engine.propagation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -219,6 +220,37 @@ class BufferedPropagationTest {
         assertThat(s.failures()).as("a refusal is not a failure of the way").isZero();
         assertThat(memory(source, "OE.ORDERS_Q").subscriberMessages()).containsEntry("at WS.NO_SUCH_Q", 0L)
                 .containsEntry("AUDIT", 1L);
+    }
+
+    @Test
+    void a_buffered_enqueue_for_a_remote_consumer_wakes_the_running_propagation_at_once() {
+        String store = "bwake" + STORES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+        source = AqueductEngine.builder().user("OE").derbyInMemory(store).start(); // the system clock, its loops running
+        open.add(source);
+        queue(source, "OE.ORDERS_QT", "OE.ORDERS_Q", true);
+        queue(source, "WS.SHIP_QT", "WS.SHIP_Q", false);
+        source.admin().addSubscriber("OE.ORDERS_Q", new Agent(null, "WS.SHIP_Q", 0), null);
+        source.admin().schedulePropagation("OE.ORDERS_Q", null, null, null, null, 0);
+
+        enqueue("now", MessageProperties.create());
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(drain(source, "WS.SHIP_Q", buffered()))
+                .extracting(Message::text).containsExactly("now"));
+    }
+
+    @Test
+    void removing_a_remote_subscriber_frees_the_memory_its_waiting_parts_took() {
+        source(1 << 20);
+        Agent west = new Agent(null, "WS.SHIP_Q", 0);
+        source.admin().addSubscriber("OE.ORDERS_Q", west, null); // no schedule: its parts wait
+        enqueue("for both", MessageProperties.create());
+        assertThat(memory(source, "OE.ORDERS_Q").subscriberMessages()).containsEntry("at WS.SHIP_Q", 1L);
+
+        source.admin().removeSubscriber("OE.ORDERS_Q", west);
+        drain(source, "OE.ORDERS_Q", buffered().consumerName("AUDIT"));
+
+        assertThat(memory(source, "OE.ORDERS_Q").bytes()).isZero();
+        assertThat(memory(source, "OE.ORDERS_Q").messages()).isZero();
     }
 
     // ------------------------------------------------------------------ faults, over HTTP
