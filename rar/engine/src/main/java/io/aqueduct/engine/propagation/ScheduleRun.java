@@ -313,6 +313,9 @@ final class ScheduleRun implements AutoCloseable {
                 o.recipients.add(new Agent(p.name, null, 0));
             }
         }
+        // opened before the messages are built: a link that cannot be reached blocks the way, it refuses no message
+        LinkSession dst = toLink ? remoteSession(destination) : new StoreLinkSession(src, clock);
+        boolean overHttp = dst instanceof HttpLinkedStore.Session;
         List<Outgoing> outgoing = new ArrayList<>();
         List<LinkSession.Arrival> arrivals = new ArrayList<>();
         for (Map.Entry<String, Outgoing> e : byKey.entrySet()) {
@@ -320,7 +323,7 @@ final class ScheduleRun implements AutoCloseable {
             var b = sources.get(e.getKey());
             try {
                 Message m = bufferedMessage(meta, o, b, now);
-                if (toLink && !PropagationWire.travels(m.payload()) && remoteSession(destination) instanceof HttpLinkedStore.Session) {
+                if (overHttp && !PropagationWire.travels(m.payload())) {
                     throw new AqException(AqError.PAYLOAD_TYPE_MISMATCH, "A serialized Java object (an OBJECT payload) is"
                             + " not propagated over HTTP: transform it to RAW, TEXT, JSON or XML for this subscriber.");
                 }
@@ -331,7 +334,6 @@ final class ScheduleRun implements AutoCloseable {
                 o.parts.forEach(p -> dropBuffered(p, refused, lastError));
             }
         }
-        LinkSession dst = toLink ? remoteSession(destination) : new StoreLinkSession(src, clock);
         // thrown (the way is blocked): everything stays in memory, and what arrived before has its receipt there
         List<LinkSession.Arrived> results = arrivals.isEmpty() ? List.of() : dst.deliverBuffered(arrivals);
         long moved = 0;

@@ -253,6 +253,21 @@ class BufferedPropagationTest {
         assertThat(memory(source, "OE.ORDERS_Q").messages()).isZero();
     }
 
+    @Test
+    void a_linked_store_that_cannot_be_opened_blocks_the_way_and_refuses_no_message() {
+        source(1 << 20);
+        source.admin().createDatabaseLink("GONE", "jdbc:postgresql://127.0.0.1:1/nowhere", "ts", "secret"); // nothing listens
+        source.admin().addSubscriber("OE.ORDERS_Q", new Agent(null, "TS.SHIP_Q@GONE", 0), null);
+        source.admin().schedulePropagation("OE.ORDERS_Q", "GONE", null, null, null, 0);
+        enqueue("waits", MessageProperties.create());
+
+        source.propagator().runDue();
+
+        assertThat(schedule("GONE").failures()).isEqualTo(1);
+        assertThat(schedule("GONE").lastErrorMessage()).startsWith("AQ-12541");
+        assertThat(memory(source, "OE.ORDERS_Q").subscriberMessages()).containsEntry("at TS.SHIP_Q@GONE", 1L);
+    }
+
     // ------------------------------------------------------------------ faults, over HTTP
 
     /** The source, a destination server reached over HTTP through a stand-in of aqueduct.war's servlet, and a schedule to it. */
