@@ -450,4 +450,19 @@ class StoreSchemaTest {
             assertThat(again.admin().queueTable("STILL_QT").name()).isEqualTo("STILL_QT");
         }
     }
+
+    @Test
+    void an_engine_on_the_in_memory_name_of_an_engine_just_closed_starts_on_an_empty_store() {
+        String name = "reopened_" + ProcessHandle.current().pid();
+        AqueductEngine.Builder next = AqueductEngine.builder().derbyInMemory(name);
+        for (int round = 0; round < 3; round++) {
+            // the builder of the next engine exists before this one closes: the wait for the drop is at its first connection
+            AqueductEngine.Builder current = next;
+            next = AqueductEngine.builder().derbyInMemory(name);
+            try (AqueductEngine engine = current.start()) {
+                assertThat(engine.admin().queueTables()).as("queue tables at the start of round %s", round).isEmpty();
+                engine.admin().createQueueTable("GONE_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            }
+        }
+    }
 }

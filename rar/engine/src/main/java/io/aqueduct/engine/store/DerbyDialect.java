@@ -67,11 +67,15 @@ public final class DerbyDialect implements Dialect {
 
     /** An in-memory database, gone when the engine closes: for tests. */
     public static DerbyDialect inMemory(String name) {
-        CompletableFuture<Void> dropping = DROPPING.get("memory:" + name);
-        if (dropping != null) {
-            dropping.join(); // the database of a closed engine of that name is gone before a new one is made
-        }
         return new DerbyDialect("memory:" + name, true);
+    }
+
+    /** Waits while an engine closed before drops the in-memory database of this name: a new one starts empty. */
+    private void awaitDropped() {
+        CompletableFuture<Void> dropping = DROPPING.get(databaseName);
+        if (dropping != null) {
+            dropping.join();
+        }
     }
 
     @Override
@@ -102,6 +106,9 @@ public final class DerbyDialect implements Dialect {
 
     @Override
     public XADataSource xaDataSource() {
+        if (inMemory) {
+            awaitDropped(); // every connection is opened through here
+        }
         return xa;
     }
 
