@@ -580,7 +580,7 @@ public final class DerbyDialect implements Dialect {
         ds.setDatabaseName(databaseName);
         if (inMemory) {
             // Derby's drop shuts the database down and then sleeps 500 ms before it frees the memory: the engine's
-            // close does not wait for that (a test suite closes thousands of engines); inMemory(name) does
+            // close does not wait for that (a test suite closes thousands of engines); an engine opening the name does
             ds.setConnectionAttributes("drop=true");
             CompletableFuture<Void> dropped = new CompletableFuture<>();
             DROPPING.put(databaseName, dropped);
