@@ -99,6 +99,8 @@ class BooksOnLineWebIT {
                     + "queue=\"OE.OE_BOOKEDORDERS_MQUE\",state=\"ready\",store=\"derby:[^\"]+\"\\} \\d")
                     .containsPattern("aqueduct_queue_enqueued\\{[^}]*queue=\"OE.OE_BOOKEDORDERS_MQUE\"[^}]*\\} \\d")
                     .containsPattern("aqueduct_queue_oldest_ready_seconds\\{[^}]*queue=\"OE.OE_BOOKEDORDERS_MQUE\"")
+                    .containsPattern("aqueduct_queue_buffered_messages\\{[^}]*queue=\"OE.OE_BOOKEDORDERS_MQUE\"[^}]*\\} 0.0")
+                    .containsPattern("aqueduct_queue_buffered_memory_bytes\\{[^}]*queue=\"OE.OE_BOOKEDORDERS_MQUE\"")
                     .containsPattern("aqueduct_activation_workers_running\\{activation=\"\\d+\",endpoint=\"io.aqueduct.samples"
                             + ".booksonline.Shipping\",mp_scope=\"application\",queue=\"SHIP.SHIP_BOOKEDORDERS_QUE\"\\} 2.0")
                     .containsPattern("aqueduct_schedule_messages\\{destination=\"AQ\\$_LOCAL\",[^}]*queue=\"OE.OE_BOOKEDORDERS_MQUE\"")

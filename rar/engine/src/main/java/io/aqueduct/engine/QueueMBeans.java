@@ -1,5 +1,6 @@
 package io.aqueduct.engine;
 
+import io.aqueduct.api.BufferedQueueInfo;
 import io.aqueduct.api.QueueAdmin;
 import io.aqueduct.api.QueueStatistics;
 import io.aqueduct.engine.queue.Catalog;
@@ -141,6 +142,17 @@ final class QueueMBeans {
             return queue.metrics();
         }
 
+        /** The queue's buffered messages in this engine's memory (read from memory: cheap); none: zeros. */
+        private BufferedQueueInfo buffered() {
+            long id = queue.meta().id();
+            for (BufferedQueueInfo b : admin.bufferedQueues()) {
+                if (b.queueId() == id) {
+                    return b;
+                }
+            }
+            return new BufferedQueueInfo(queue.meta().owner(), queue.meta().name(), id, 0, 0, 0, 0, Map.of());
+        }
+
         @Override
         public String getOwner() {
             return queue.meta().owner();
@@ -225,6 +237,26 @@ final class QueueMBeans {
         public double getDequeueLatencyAverageMillis() {
             long n = metrics().latencyCount();
             return n == 0 ? 0 : (double) metrics().latencyTotalMillis() / n;
+        }
+
+        @Override
+        public long getBufferedMessages() {
+            return buffered().messages();
+        }
+
+        @Override
+        public long getBufferedBytes() {
+            return buffered().bytes();
+        }
+
+        @Override
+        public long getBufferedEnqueued() {
+            return buffered().enqueued();
+        }
+
+        @Override
+        public long getBufferedExpired() {
+            return buffered().expired();
         }
     }
 }

@@ -54,4 +54,16 @@ public interface QueueMXBean {
 
     /** {@code DequeueLatencyTotalMillis / Dequeued} (those whose enqueue time is known), milliseconds; 0 before the first. */
     double getDequeueLatencyAverageMillis();
+
+    /** Buffered messages of the queue in this engine's memory now, delayed ones included (V$BUFFERED_QUEUES NUM_MSGS). */
+    long getBufferedMessages();
+
+    /** The memory those buffered messages are counted for against the engine's limit, bytes. */
+    long getBufferedBytes();
+
+    /** Buffered messages enqueued into the queue by this engine since it started (V$BUFFERED_QUEUES CNUM_MSGS). */
+    long getBufferedEnqueued();
+
+    /** Buffered messages of the queue discarded at their expiration since start (V$BUFFERED_QUEUES EXPIRED_MSGS). */
+    long getBufferedExpired();
 }

@@ -2,11 +2,15 @@ package io.aqueduct.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.aqueduct.api.DeliveryMode;
+import io.aqueduct.api.DequeueOptions;
+import io.aqueduct.api.EnqueueOptions;
 import io.aqueduct.api.Message;
 import io.aqueduct.api.PayloadType;
 import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
+import io.aqueduct.api.Visibility;
 import java.lang.management.ManagementFactory;
 import java.util.Set;
 import javax.management.MBeanServer;
@@ -68,6 +72,33 @@ class QueueMBeansTest extends EngineFixture {
         assertThat(server.getAttribute(name, "DequeueLatencyMaxMillis")).isEqualTo(5000L);
         assertThat(server.getAttribute(name, "DequeueLatencyTotalMillis")).isEqualTo(5000L);
         assertThat(server.getAttribute(name, "DequeueLatencyAverageMillis")).isEqualTo(5000.0);
+    }
+
+    @Test
+    void buffered_messages_are_shown_apart_from_the_stored_ones_until_dequeued_or_expired() throws Exception {
+        startedQueue(Q, QT, QueueTableProperties.create().payloadType(PayloadType.TEXT), QueueProperties.create());
+        QueueSession s = session();
+        EnqueueOptions buffered = EnqueueOptions.create().deliveryMode(DeliveryMode.BUFFERED).visibility(Visibility.IMMEDIATE);
+        s.enqueue(Q, Message.of("stored"));
+        s.commit();
+        s.enqueue(Q, buffered, Message.of("in memory"));
+        s.enqueue(Q, buffered, Message.of("short-lived", io.aqueduct.api.MessageProperties.create().expiration(5)));
+
+        ObjectName name = queueBean("APP." + Q);
+        assertThat(server.getAttribute(name, "Ready")).as("stored messages only").isEqualTo(1L);
+        assertThat(server.getAttribute(name, "BufferedMessages")).isEqualTo(2L);
+        assertThat((Long) server.getAttribute(name, "BufferedBytes")).isPositive();
+        assertThat(server.getAttribute(name, "BufferedEnqueued")).isEqualTo(2L);
+
+        clock.advanceSeconds(5);
+        engine.timeManager().runDue(); // "short-lived" expires: discarded
+        s.dequeue(Q, DequeueOptions.create().deliveryMode(DeliveryMode.BUFFERED).visibility(Visibility.IMMEDIATE)
+                .waitSeconds(DequeueOptions.NO_WAIT));
+        assertThat(server.getAttribute(name, "BufferedMessages")).isEqualTo(0L);
+        assertThat(server.getAttribute(name, "BufferedBytes")).isEqualTo(0L);
+        assertThat(server.getAttribute(name, "BufferedEnqueued")).isEqualTo(2L);
+        assertThat(server.getAttribute(name, "BufferedExpired")).isEqualTo(1L);
+        assertThat(server.getAttribute(name, "Ready")).isEqualTo(1L);
     }
 
     @Test
