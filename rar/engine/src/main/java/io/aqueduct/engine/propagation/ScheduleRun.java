@@ -413,15 +413,20 @@ final class ScheduleRun implements AutoCloseable {
             p.recipients(o.recipients);
         }
         Object payload = PayloadCodec.decode(meta.table(), b.payload(), filter);
-        if (o.transformation != null) {
-            Transformation t = transformations.get(o.transformation);
-            if (t == null) {
-                throw new AqException(AqError.TRANSFORMATION_NOT_FOUND, "The transformation " + o.transformation
-                        + " of the subscriber does not exist any more.");
-            }
-            payload = t.apply(payload, p);
+        return Message.of(transformed(o, payload, p), p);
+    }
+
+    /** The payload as the subscriber's transformation makes it (none: as it is). */
+    private Object transformed(Outgoing o, Object payload, MessageProperties p) {
+        if (o.transformation == null) {
+            return payload;
         }
-        return Message.of(payload, p);
+        Transformation t = transformations.get(o.transformation);
+        if (t == null) {
+            throw new AqException(AqError.TRANSFORMATION_NOT_FOUND, "The transformation " + o.transformation
+                    + " of the subscriber does not exist any more.");
+        }
+        return t.apply(payload, p);
     }
 
     private static String bufferedReceiptId(Outgoing o, String msgid) {
@@ -625,15 +630,7 @@ final class ScheduleRun implements AutoCloseable {
             p.recipients(o.recipients);
         }
         Object payload = PayloadCodec.decode(meta.table(), m.payloadBytes(), filter);
-        if (o.transformation != null) {
-            Transformation t = transformations.get(o.transformation);
-            if (t == null) {
-                throw new AqException(AqError.TRANSFORMATION_NOT_FOUND, "The transformation " + o.transformation
-                        + " of the subscriber does not exist any more.");
-            }
-            payload = t.apply(payload, p);
-        }
-        return Message.of(payload, p);
+        return Message.of(transformed(o, payload, p), p);
     }
 
     /**
