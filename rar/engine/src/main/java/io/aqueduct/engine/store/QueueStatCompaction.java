@@ -98,7 +98,7 @@ public final class QueueStatCompaction implements AutoCloseable {
 
     /**
      * One fold on {@code c} (not in auto-commit; committed or rolled back here): returns how many delta rows it
-     * folded (at most {@link #BATCH}; 0 when it rolled back, so that the loop waits before it reads them again).
+     * read (at most {@link #BATCH}).
      */
     public static int fold(Connection c, Dialect dialect) throws SQLException {
         record Key(long qid, int state) {
@@ -159,10 +159,9 @@ public final class QueueStatCompaction implements AutoCloseable {
                     if (deletes > 0) {
                         for (int n : delete.executeBatch()) {
                             if (n == 0 || n > 1) {
-                                // a row went meanwhile (its queue dropped), or two share a key (Derby): fold again
-                                // later; the figures stay right meanwhile (a poll sums every row, folded or not)
+                                // a row went meanwhile (its queue dropped), or two share a key (Derby): fold again later
                                 c.rollback();
-                                return 0;
+                                return rows;
                             }
                         }
                         insert.executeBatch();
