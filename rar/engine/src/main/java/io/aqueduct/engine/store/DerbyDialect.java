@@ -269,20 +269,19 @@ public final class DerbyDialect implements Dialect {
     private void createSchemaV8(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", QueueStatCounters.TABLE)) {
-                s.execute(QueueStatCounters.createTable("BIGINT NOT NULL", "")); // a random key (DERBY_RANDOM_ID), indexed
-                s.execute("CREATE INDEX AQ_QUEUE_STAT_ID ON " + QueueStatCounters.TABLE + " (ID)");
+                s.execute(QueueStatCounters.createTable("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", ""));
             }
             String[][] triggers = {
                 {"AQ_MESSAGE_STAT_INSERT", "AFTER INSERT ON AQ_MESSAGE REFERENCING NEW AS N FOR EACH ROW "
-                        + QueueStatCounters.apply("N", '+', DerbyDialect::epochMillis, QueueStatCounters.DERBY_RANDOM_ID)},
+                        + QueueStatCounters.apply("N", '+', DerbyDialect::epochMillis)},
                 {"AQ_MESSAGE_STAT_DELETE", "AFTER DELETE ON AQ_MESSAGE REFERENCING OLD AS O FOR EACH ROW "
-                        + QueueStatCounters.apply("O", '-', DerbyDialect::epochMillis, QueueStatCounters.DERBY_RANDOM_ID)},
+                        + QueueStatCounters.apply("O", '-', DerbyDialect::epochMillis)},
                 {"AQ_MESSAGE_STAT_UPDATE_OLD", "AFTER UPDATE OF QID, STATE, DELAY, ORDER_MS ON AQ_MESSAGE"
                         + " REFERENCING OLD AS O NEW AS N FOR EACH ROW WHEN (" + QueueStatCounters.changed("O", "N") + ") "
-                        + QueueStatCounters.apply("O", '-', DerbyDialect::epochMillis, QueueStatCounters.DERBY_RANDOM_ID)},
+                        + QueueStatCounters.apply("O", '-', DerbyDialect::epochMillis)},
                 {"AQ_MESSAGE_STAT_UPDATE_NEW", "AFTER UPDATE OF QID, STATE, DELAY, ORDER_MS ON AQ_MESSAGE"
                         + " REFERENCING OLD AS O NEW AS N FOR EACH ROW WHEN (" + QueueStatCounters.changed("O", "N") + ") "
-                        + QueueStatCounters.apply("N", '+', DerbyDialect::epochMillis, QueueStatCounters.DERBY_RANDOM_ID)},
+                        + QueueStatCounters.apply("N", '+', DerbyDialect::epochMillis)},
                 {"AQ_QUEUE_STAT_DELETE", "AFTER DELETE ON AQ_QUEUE REFERENCING OLD AS O FOR EACH ROW "
                         + QueueStatCounters.dropQueue("O")}};
             for (String[] t : triggers) {
@@ -293,7 +292,7 @@ public final class DerbyDialect implements Dialect {
             if (!indexExists(c, "AQ_MESSAGE_WAIT_ORDER")) {
                 s.execute("CREATE INDEX AQ_MESSAGE_WAIT_ORDER ON AQ_MESSAGE (QID, STATE, ORDER_MS)");
             }
-            for (String sql : QueueStatCounters.recount(DerbyDialect::epochMillis, QueueStatCounters.DERBY_RANDOM_ID)) {
+            for (String sql : QueueStatCounters.recount(DerbyDialect::epochMillis)) {
                 s.execute(sql);
             }
             // V$AQ's waits by the JVM's clock: Derby's CURRENT_TIMESTAMP is local time, without a zone

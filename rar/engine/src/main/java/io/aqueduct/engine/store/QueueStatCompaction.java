@@ -158,9 +158,8 @@ public final class QueueStatCompaction implements AutoCloseable {
                     }
                     if (deletes > 0) {
                         for (int n : delete.executeBatch()) {
-                            if (n == 0 || n > 1) {
-                                // a row went meanwhile (its queue dropped), or two share a key (Derby): fold again later
-                                c.rollback();
+                            if (n == 0) {
+                                c.rollback(); // a row went meanwhile (its queue dropped): fold again later
                                 return rows;
                             }
                         }

@@ -42,21 +42,6 @@ final class QueueStatCounters {
                 + sign + "1, " + sign + "(" + since(row, epochMillisOfTimestamp) + "))";
     }
 
-    /**
-     * Derby's key of a delta row: a random number, not an identity column. Derby's identity values come from a
-     * sequence whose preallocation, when two transactions need it at once, falls back to the user's transaction and
-     * then holds the sequence's lock until that transaction ends: every other enqueue and dequeue would wait for it
-     * (seen as lock timeouts of dequeues). The key is not unique; the fold deletes by it and rolls back unless each
-     * delete removed exactly one row, so that two rows sharing a key (2^-53 odds) are summed by no fold, never wrongly.
-     */
-    static final String DERBY_RANDOM_ID = "CAST(RANDOM() * 9007199254740992 AS BIGINT)";
-
-    /** {@link #apply} with the key given by {@code idExpression}. */
-    static String apply(String row, char sign, UnaryOperator<String> epochMillisOfTimestamp, String idExpression) {
-        return "INSERT INTO " + TABLE + " (ID, QID, STATE, MESSAGES, SINCE_SUM) VALUES (" + idExpression + ", " + row + ".QID, "
-                + row + ".STATE, " + sign + "1, " + sign + "(" + since(row, epochMillisOfTimestamp) + "))";
-    }
-
     /** Did an update change what a message row counts in (its queue, state or availability)? */
     static String changed(String oldRow, String newRow) {
         return oldRow + ".QID <> " + newRow + ".QID OR " + oldRow + ".STATE <> " + newRow + ".STATE OR " + oldRow
@@ -77,14 +62,6 @@ final class QueueStatCounters {
         return new String[] {"DELETE FROM " + TABLE, "INSERT INTO " + TABLE + " (QID, STATE, MESSAGES, SINCE_SUM)"
                 + " SELECT M.QID, M.STATE, COUNT(*), SUM(" + since("M", epochMillisOfTimestamp) + ") FROM AQ_MESSAGE M"
                 + " GROUP BY M.QID, M.STATE"};
-    }
-
-    /** {@link #recount} with the key given by {@code idExpression}. */
-    static String[] recount(UnaryOperator<String> epochMillisOfTimestamp, String idExpression) {
-        return new String[] {"DELETE FROM " + TABLE, "INSERT INTO " + TABLE + " (ID, QID, STATE, MESSAGES, SINCE_SUM)"
-                + " SELECT " + idExpression + ", QID, STATE, N, SINCE FROM (SELECT M.QID AS QID, M.STATE AS STATE,"
-                + " COUNT(*) AS N, SUM(" + since("M", epochMillisOfTimestamp) + ") AS SINCE FROM AQ_MESSAGE M"
-                + " GROUP BY M.QID, M.STATE) C"};
     }
 
     /** The view of the counters per queue, as Oracle's V$AQ: its name (quoted where {@code $} needs it). */
