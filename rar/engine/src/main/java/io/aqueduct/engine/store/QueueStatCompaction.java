@@ -56,42 +56,30 @@ public final class QueueStatCompaction implements AutoCloseable {
     private void loop() {
         Outage outage = new Outage(LOG, "The folding of Aqueduct's V$AQ counters");
         long pause = INTERVAL_MS;
-        StoreConnection c = null; // kept between folds (no pool), replaced after a failure
-        try {
-            while (true) {
-                try {
-                    if (closing.await(pause, TimeUnit.MILLISECONDS)) {
-                        return;
-                    }
-                    if (c == null) {
-                        c = store.open();
-                    }
-                    int folded;
-                    do {
-                        folded = fold(c.connection(), store.dialect());
-                    } while (folded == BATCH && closing.getCount() > 0);
-                    outage.succeeded();
-                    pause = INTERVAL_MS;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+        while (true) {
+            try {
+                if (closing.await(pause, TimeUnit.MILLISECONDS)) {
                     return;
-                } catch (RuntimeException | SQLException | Error e) {
-                    // supervised: a store away, a lock timeout, anything: log (once per outage), back off, fold again
-                    if (c != null) {
-                        c.closeQuietly();
-                        c = null;
-                    }
-                    try {
-                        pause = outage.failed(e);
-                    } catch (RuntimeException | Error logging) {
-                        LOG.log(Level.SEVERE, "Aqueduct's V$AQ folding failed", e);
-                        pause = Outage.MAX_MS;
-                    }
                 }
-            }
-        } finally {
-            if (c != null) {
-                c.closeQuietly();
+                int folded;
+                do {
+                    try (StoreConnection c = store.open()) {
+                        folded = fold(c.connection(), store.dialect());
+                    }
+                } while (folded == BATCH && closing.getCount() > 0);
+                outage.succeeded();
+                pause = INTERVAL_MS;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException | SQLException | Error e) {
+                // supervised: a store away, a lock timeout, anything: log (once per outage), back off, fold again
+                try {
+                    pause = outage.failed(e);
+                } catch (RuntimeException | Error logging) {
+                    LOG.log(Level.SEVERE, "Aqueduct's V$AQ folding failed", e);
+                    pause = Outage.MAX_MS;
+                }
             }
         }
     }
