@@ -88,23 +88,6 @@ public final class StatsBench implements Bench.Extra {
         return ok;
     }
 
-    /** Waits (up to 10 min) until V$AQ's counters are a few rows (folded); returns their number. */
-    private static long awaitFolded(BenchStore store, Path dir) throws Exception {
-        long until = System.nanoTime() + 600_000_000_000L;
-        while (true) {
-            try (java.sql.Connection c = store.shared() ? store.connect()
-                    : java.sql.DriverManager.getConnection("jdbc:derby:" + dir.resolve("db"));
-                    java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM AQ_QUEUE_STAT")) {
-                rs.next();
-                long rows = rs.getLong(1);
-                if (rows <= 10 || System.nanoTime() > until) {
-                    return rows;
-                }
-            }
-            Thread.sleep(500);
-        }
-    }
-
     /** One depth on a fresh store: the median poll in ms, or -1 when it failed. */
     private double one(BenchStore store, String key, long depth, Path base) {
         Path dir = base.resolve("stats-" + store.name + "-" + depth);
@@ -122,11 +105,6 @@ public final class StatsBench implements Bench.Extra {
             }
             double fillS = (System.nanoTime() - f0) / 1e9;
             System.out.printf(Locale.ROOT, "# run %s fill n=%d fill_s=%.1f%n", key, depth, fillS);
-            // the steady state of a polled queue: the engine's compaction has folded the fill's delta rows
-            long k0 = System.nanoTime();
-            long deltas = awaitFolded(store, dir);
-            System.out.printf(Locale.ROOT, "# run %s folded to %d counter rows in fold_s=%.1f%n", key, deltas,
-                    (System.nanoTime() - k0) / 1e9);
             System.out.flush();
             double[] ms = new double[polls];
             boolean wrong = false;

@@ -295,28 +295,6 @@ public final class DerbyDialect implements Dialect {
             for (String sql : QueueStatCounters.recount(DerbyDialect::epochMillis)) {
                 s.execute(sql);
             }
-            // V$AQ's waits by the JVM's clock: Derby's CURRENT_TIMESTAMP is local time, without a zone
-            if (!functionExists(c, "AQ_NOW_MILLIS")) {
-                s.execute("CREATE FUNCTION AQ_NOW_MILLIS() RETURNS BIGINT LANGUAGE JAVA PARAMETER STYLE JAVA NO SQL"
-                        + " EXTERNAL NAME 'java.lang.System.currentTimeMillis'");
-            }
-            if (!tableExists(c, "APP", QueueStatCounters.V_AQ)) {
-                s.execute("CREATE VIEW " + quote(QueueStatCounters.V_AQ) + QueueStatCounters.vAqColumnsAndSelect("AQ_NOW_MILLIS()"));
-            }
-            if (!tableExists(c, "APP", QueueStatCounters.GV_AQ)) {
-                s.execute("CREATE VIEW " + quote(QueueStatCounters.GV_AQ)
-                        + QueueStatCounters.gvAqColumnsAndSelect(quote(QueueStatCounters.V_AQ)));
-            }
-        }
-    }
-
-    private static boolean functionExists(Connection c, String function) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSALIASES A JOIN SYS.SYSSCHEMAS S"
-                + " ON A.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = 'APP' AND A.ALIAS = ?")) {
-            ps.setString(1, function);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
         }
     }
 

@@ -123,11 +123,6 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
-    protected String nowMillis() {
-        return "CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)"; // NOW and UNIX_TIMESTAMP read the same session time zone
-    }
-
-    @Override
     protected String epochMillis(String timestamp) {
         // DATETIME arithmetic (UNIX_TIMESTAMP would read the session's time_zone)
         return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', " + timestamp + ") DIV 1000)";

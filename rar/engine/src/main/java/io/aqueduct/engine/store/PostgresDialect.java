@@ -140,11 +140,6 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
-    protected String nowMillis() {
-        return "CAST(ROUND(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)"; // TIMESTAMP WITH TIME ZONE: the epoch's
-    }
-
-    @Override
     protected void dropDialectObjects(Statement s) throws SQLException {
         s.execute("DROP FUNCTION IF EXISTS AQ_MESSAGE_STAT()");
         s.execute("DROP FUNCTION IF EXISTS AQ_QUEUE_STAT_DROP()");

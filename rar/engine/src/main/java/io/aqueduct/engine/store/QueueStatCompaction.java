@@ -31,11 +31,8 @@ public final class QueueStatCompaction implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(QueueStatCompaction.class.getName());
     /** The pause between folds. */
     static final long INTERVAL_MS = 1000;
-    /**
-     * The delta rows one fold takes at most (a transaction of bounded size): below Derby's lock escalation threshold
-     * (5,000 row locks of a table make one lock of the whole table, which would hold up every enqueuer).
-     */
-    static final int BATCH = 1000;
+    /** The delta rows one fold takes at most (a transaction of bounded size). */
+    static final int BATCH = 5000;
 
     private final Store store;
     private final CountDownLatch closing = new CountDownLatch(1);

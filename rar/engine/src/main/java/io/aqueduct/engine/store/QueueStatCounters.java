@@ -63,35 +63,4 @@ final class QueueStatCounters {
                 + " SELECT M.QID, M.STATE, COUNT(*), SUM(" + since("M", epochMillisOfTimestamp) + ") FROM AQ_MESSAGE M"
                 + " GROUP BY M.QID, M.STATE"};
     }
-
-    /** The view of the counters per queue, as Oracle's V$AQ: its name (quoted where {@code $} needs it). */
-    static final String V_AQ = "V$AQ";
-    /** V$AQ with the instance (INST_ID): one store is one instance. */
-    static final String GV_AQ = "GV$AQ";
-
-    /**
-     * The column list and {@code AS SELECT} of V$AQ: per queue (QID) the messages WAITING, READY and EXPIRED, the
-     * READY ones' TOTAL_WAIT and AVERAGE_WAIT in seconds at {@code nowMillis} (the database's clock, epoch ms), from
-     * the counters (a few rows per queue, whatever the depth).
-     */
-    static String vAqColumnsAndSelect(String nowMillis) {
-        String ready = String.valueOf(MessageState.READY.code());
-        return " (QID, WAITING, READY, EXPIRED, TOTAL_WAIT, AVERAGE_WAIT) AS SELECT QID, WAITING, READY, EXPIRED,"
-                + " TOTAL_WAIT_MS / 1000.0, CASE WHEN READY = 0 THEN 0 ELSE TOTAL_WAIT_MS / 1000.0 / READY END FROM"
-                + " (SELECT Q.QID AS QID, " + sumOf(MessageState.WAITING.code(), "MESSAGES") + " AS WAITING, "
-                + sumOf(MessageState.READY.code(), "MESSAGES") + " AS READY, "
-                + sumOf(MessageState.EXPIRED.code(), "MESSAGES") + " AS EXPIRED, "
-                + sumOf(MessageState.READY.code(), "MESSAGES") + " * " + nowMillis + " - " + sumOf(MessageState.READY.code(), "SINCE_SUM")
-                + " AS TOTAL_WAIT_MS FROM AQ_QUEUE Q LEFT JOIN " + TABLE + " S ON S.QID = Q.QID GROUP BY Q.QID) V";
-    }
-
-    private static String sumOf(int state, String column) {
-        return "COALESCE(SUM(CASE WHEN S.STATE = " + state + " THEN S." + column + " END), 0)";
-    }
-
-    /** The column list and {@code AS SELECT} of GV$AQ over V$AQ named {@code vAq}. */
-    static String gvAqColumnsAndSelect(String vAq) {
-        return " (INST_ID, QID, WAITING, READY, EXPIRED, TOTAL_WAIT, AVERAGE_WAIT) AS SELECT 1, QID, WAITING, READY, EXPIRED,"
-                + " TOTAL_WAIT, AVERAGE_WAIT FROM " + vAq;
-    }
 }

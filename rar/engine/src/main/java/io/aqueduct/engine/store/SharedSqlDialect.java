@@ -340,13 +340,7 @@ abstract class SharedSqlDialect implements Dialect {
         for (String sql : QueueStatCounters.recount(this::epochMillis)) {
             s.execute(sql);
         }
-        s.execute("CREATE OR REPLACE VIEW " + quote(QueueStatCounters.V_AQ) + QueueStatCounters.vAqColumnsAndSelect(nowMillis()));
-        s.execute("CREATE OR REPLACE VIEW " + quote(QueueStatCounters.GV_AQ)
-                + QueueStatCounters.gvAqColumnsAndSelect(quote(QueueStatCounters.V_AQ)));
     }
-
-    /** The database's clock now, in epoch ms (V$AQ's waits). */
-    protected abstract String nowMillis();
 
     /** The generated key of a counter row (column type and constraint). */
     protected abstract String statIdColumn();
@@ -414,8 +408,6 @@ abstract class SharedSqlDialect implements Dialect {
         }
         try (Statement s = c.createStatement()) {
             s.execute("DROP VIEW IF EXISTS " + quote(SecurityViews.INTERNET_USERS));
-            s.execute("DROP VIEW IF EXISTS " + quote(QueueStatCounters.GV_AQ));
-            s.execute("DROP VIEW IF EXISTS " + quote(QueueStatCounters.V_AQ));
             for (String view : List.of(SecurityViews.QUEUE_PRIVILEGES, RegistrationViews.DBA, QueueScheduleViews.USER, QueueScheduleViews.DBA, "USER_QUEUES", "DBA_QUEUES",
                     "USER_QUEUE_TABLES", "DBA_QUEUE_TABLES")) {
                 s.execute("DROP VIEW IF EXISTS " + view);
