@@ -69,8 +69,6 @@ public final class AqueductEngine implements AqStore {
     private final NodeSignals signals;
     /** REMOVE attempts in flight on a shared store, counted by another node if this one dies; null on Derby. */
     private final AttemptLedger attemptLedger;
-    /** Folds V$AQ's delta rows so that a poll stays cheap (every node of a shared store folds; folds never collide). */
-    private final io.aqueduct.engine.store.QueueStatCompaction statCompaction;
     /** Derby's attempt journal (REMOVE attempts and prepared branches in flight); null on a shared store. */
     private final AttemptJournal attemptJournal;
     private final OwnTransactions own;
@@ -140,7 +138,6 @@ public final class AqueductEngine implements AqStore {
                 : io.aqueduct.engine.store.DirectSignals.Config.parse(System.getProperty(SIGNAL_ADDRESS_PROPERTY))) : null;
         this.catalog = new Catalog(dialect, signals == null ? null : signals::publish);
         this.attemptLedger = dialect.shared() ? new AttemptLedger(store, node, b.background()) : null;
-        this.statCompaction = new io.aqueduct.engine.store.QueueStatCompaction(store, b.background());
         this.defaultSchema = b.defaultSchema != null ? b.defaultSchema : dialect.defaultSchema();
         TransformationCatalog transformations = new TransformationCatalog(defaultSchema);
         Branches branches = new Branches();
@@ -232,7 +229,6 @@ public final class AqueductEngine implements AqStore {
             scheduleMBeans.close();
             probe.close();
             statisticsReads.close();
-            statCompaction.close();
             if (attemptLedger != null) {
                 attemptLedger.close();
             }
@@ -512,7 +508,6 @@ public final class AqueductEngine implements AqStore {
         notifier.close();
         buffered.close(); // the buffered messages are lost here, as documented; waiting enqueuers are told
         timeManager.close();
-        statCompaction.close();
         if (attemptLedger != null) {
             attemptLedger.close();
         }

@@ -4,7 +4,7 @@ import java.util.concurrent.Executor;
 
 /**
  * Where the engine's long-running loops run (the time manager, the propagation loop, the notification
- * loop and its up to four delivery workers, the cross-node signal sender and receivers, the attempt ledger, the folding of V$AQ's counters: up to twelve):
+ * loop and its up to four delivery workers, the cross-node signal sender and receivers, the attempt ledger: up to eleven):
  * decided once, by the engine, for all of them. In the resource
  * adapter, tasks of the container's WorkManager; for the engine alone, daemon threads named after
  * their loop. Each loop supervises itself (catches, logs, backs off, resumes) and ends when its

@@ -117,14 +117,6 @@ public final class DerbyDialect implements Dialect {
         return " FETCH FIRST " + rows + " ROWS ONLY";
     }
 
-    /** See {@link Dialect#statCountersFolds()}: one JVM, so a lock of the dialect's serves. */
-    private final java.util.concurrent.locks.ReadWriteLock statCountersFolds = new java.util.concurrent.locks.ReentrantReadWriteLock();
-
-    @Override
-    public java.util.concurrent.locks.ReadWriteLock statCountersFolds() {
-        return statCountersFolds;
-    }
-
     @Override
     public String dirtyReadSuffix() {
         return " WITH UR";

@@ -126,15 +126,6 @@ public interface Dialect {
         throw new UnsupportedOperationException("claims are made in the ready index on a store of one JVM");
     }
 
-    /**
-     * Where V$AQ's reads see uncommitted rows (Derby's dirty read), the lock its reads (shared) and the folds of its
-     * counters ({@link QueueStatCompaction}, exclusive) take, so that no read sees a fold half done; {@code null}
-     * where reads see committed rows only.
-     */
-    default java.util.concurrent.locks.ReadWriteLock statCountersFolds() {
-        return null;
-    }
-
     /** The time manager's batch: on a shared store it locks the due rows it takes, skipping those others hold. */
     default String timeManagerBatchSuffix() {
         return dirtyReadSuffix();

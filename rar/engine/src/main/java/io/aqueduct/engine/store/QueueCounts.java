@@ -67,10 +67,6 @@ public final class QueueCounts {
     public static QueueCounts read(Connection c, Dialect dialect, long nowMillis) throws SQLException {
         QueueCounts counts = new QueueCounts();
         int ready = MessageState.READY.code();
-        java.util.concurrent.locks.Lock fold = dialect.statCountersFolds() == null ? null : dialect.statCountersFolds().readLock();
-        if (fold != null) {
-            fold.lock();
-        }
         try (PreparedStatement ps = c.prepareStatement(dialect.sql("statistics.counters")); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 Figures f = counts.queue(rs.getLong(1));
@@ -79,10 +75,6 @@ public final class QueueCounts {
                 if (rs.getInt(2) == ready && messages > 0) {
                     f.totalWaitMillis += messages * nowMillis - rs.getLong(4);
                 }
-            }
-        } finally {
-            if (fold != null) {
-                fold.unlock();
             }
         }
         for (Map.Entry<Long, Figures> q : counts.queues.entrySet()) {
