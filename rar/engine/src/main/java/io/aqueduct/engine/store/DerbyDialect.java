@@ -176,9 +176,6 @@ public final class DerbyDialect implements Dialect {
                 recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_QUEUE_OWNER / ORIGINAL_QUEUE_NAME
             }
         }
-        if (from < 8) {
-            createSchemaV8(c);
-        }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");
@@ -251,70 +248,6 @@ public final class DerbyDialect implements Dialect {
                 s.execute("CREATE VIEW " + quote(SecurityViews.INTERNET_USERS) + SecurityViews.internetUsersColumnsAndSelect());
             }
         }
-    }
-
-    /**
-     * Schema 8, V$AQ's counters ({@link QueueStatCounters}): their table, the triggers that keep them, brought to a
-     * count of the rows; and an index in the order of waiting, so that the READY message that has waited longest is
-     * found without reading the others.
-     */
-    private void createSchemaV8(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            if (!tableExists(c, "APP", QueueStatCounters.TABLE)) {
-                s.execute(QueueStatCounters.createTable("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", ""));
-            }
-            String[][] triggers = {
-                {"AQ_MESSAGE_STAT_INSERT", "AFTER INSERT ON AQ_MESSAGE REFERENCING NEW AS N FOR EACH ROW "
-                        + QueueStatCounters.apply("N", '+', DerbyDialect::epochMillis)},
-                {"AQ_MESSAGE_STAT_DELETE", "AFTER DELETE ON AQ_MESSAGE REFERENCING OLD AS O FOR EACH ROW "
-                        + QueueStatCounters.apply("O", '-', DerbyDialect::epochMillis)},
-                {"AQ_MESSAGE_STAT_UPDATE_OLD", "AFTER UPDATE OF QID, STATE, DELAY, ORDER_MS ON AQ_MESSAGE"
-                        + " REFERENCING OLD AS O NEW AS N FOR EACH ROW WHEN (" + QueueStatCounters.changed("O", "N") + ") "
-                        + QueueStatCounters.apply("O", '-', DerbyDialect::epochMillis)},
-                {"AQ_MESSAGE_STAT_UPDATE_NEW", "AFTER UPDATE OF QID, STATE, DELAY, ORDER_MS ON AQ_MESSAGE"
-                        + " REFERENCING OLD AS O NEW AS N FOR EACH ROW WHEN (" + QueueStatCounters.changed("O", "N") + ") "
-                        + QueueStatCounters.apply("N", '+', DerbyDialect::epochMillis)},
-                {"AQ_QUEUE_STAT_DELETE", "AFTER DELETE ON AQ_QUEUE REFERENCING OLD AS O FOR EACH ROW "
-                        + QueueStatCounters.dropQueue("O")}};
-            for (String[] t : triggers) {
-                if (!triggerExists(c, t[0])) {
-                    s.execute("CREATE TRIGGER " + t[0] + " " + t[1]);
-                }
-            }
-            if (!indexExists(c, "AQ_MESSAGE_WAIT_ORDER")) {
-                s.execute("CREATE INDEX AQ_MESSAGE_WAIT_ORDER ON AQ_MESSAGE (QID, STATE, ORDER_MS)");
-            }
-            for (String sql : QueueStatCounters.recount(DerbyDialect::epochMillis)) {
-                s.execute(sql);
-            }
-        }
-    }
-
-    private static boolean triggerExists(Connection c, String trigger) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSTRIGGERS T JOIN SYS.SYSSCHEMAS S"
-                + " ON T.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = 'APP' AND T.TRIGGERNAME = ?")) {
-            ps.setString(1, trigger);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    /**
-     * The epoch ms of a UTC TIMESTAMP expression (1970 or later), by arithmetic on its fields (the days from
-     * the civil date, as H. Hinnant's days_from_civil): Derby has no epoch function, and its TIMESTAMPDIFF over
-     * days goes through a calendar in the JVM's time zone. The milliseconds are the difference to the whole
-     * second, where no calendar is involved.
-     */
-    static String epochMillis(String ts) {
-        String y = "(YEAR(" + ts + ") - CASE WHEN MONTH(" + ts + ") <= 2 THEN 1 ELSE 0 END)";
-        String yoe = "MOD(" + y + ", 400)";
-        String doy = "((153 * MOD(MONTH(" + ts + ") + 9, 12) + 2) / 5 + DAY(" + ts + ") - 1)";
-        String days = "(CAST(" + y + " / 400 AS BIGINT) * 146097 + " + yoe + " * 365 + " + yoe + " / 4 - " + yoe + " / 100 + "
-                + doy + " - 719468)";
-        return "(" + days + " * 86400000 + CAST(HOUR(" + ts + ") AS BIGINT) * 3600000 + MINUTE(" + ts + ") * 60000"
-                + " + SECOND(TIME(" + ts + ")) * 1000"
-                + " + {fn TIMESTAMPDIFF(SQL_TSI_FRAC_SECOND, TIMESTAMP(DATE(" + ts + "), TIME(" + ts + ")), " + ts + ")} / 1000000)";
     }
 
     /** Schema 6, notifications: registrations, pending RELIABLE notifications, their view (each step when missing). */

@@ -105,30 +105,6 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
-    protected String statIdColumn() {
-        return "BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY";
-    }
-
-    @Override
-    protected void createStatTriggers(Statement s) throws SQLException {
-        s.execute("CREATE TRIGGER IF NOT EXISTS AQ_MESSAGE_STAT_INSERT AFTER INSERT ON AQ_MESSAGE FOR EACH ROW "
-                + QueueStatCounters.apply("NEW", '+', this::epochMillis));
-        s.execute("CREATE TRIGGER IF NOT EXISTS AQ_MESSAGE_STAT_DELETE AFTER DELETE ON AQ_MESSAGE FOR EACH ROW "
-                + QueueStatCounters.apply("OLD", '-', this::epochMillis));
-        s.execute("CREATE TRIGGER IF NOT EXISTS AQ_MESSAGE_STAT_UPDATE AFTER UPDATE ON AQ_MESSAGE FOR EACH ROW BEGIN IF "
-                + QueueStatCounters.changed("OLD", "NEW") + " THEN " + QueueStatCounters.apply("OLD", '-', this::epochMillis)
-                + "; " + QueueStatCounters.apply("NEW", '+', this::epochMillis) + "; END IF; END");
-        s.execute("CREATE TRIGGER IF NOT EXISTS AQ_QUEUE_STAT_DROP AFTER DELETE ON AQ_QUEUE FOR EACH ROW "
-                + QueueStatCounters.dropQueue("OLD"));
-    }
-
-    @Override
-    protected String epochMillis(String timestamp) {
-        // DATETIME arithmetic (UNIX_TIMESTAMP would read the session's time_zone)
-        return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', " + timestamp + ") DIV 1000)";
-    }
-
-    @Override
     protected String doubleType() {
         return "DOUBLE";
     }

@@ -110,42 +110,6 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
-    protected String statIdColumn() {
-        return "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
-    }
-
-    @Override
-    protected void createStatTriggers(Statement s) throws SQLException {
-        // one trigger function per table; OLD and NEW are NULL where the operation has none
-        String changed = QueueStatCounters.changed("OLD", "NEW");
-        s.execute("CREATE OR REPLACE FUNCTION AQ_MESSAGE_STAT() RETURNS TRIGGER LANGUAGE plpgsql AS $$ BEGIN"
-                + " IF TG_OP = 'DELETE' THEN " + QueueStatCounters.apply("OLD", '-', this::epochMillis) + ";"
-                + " ELSIF TG_OP = 'INSERT' THEN " + QueueStatCounters.apply("NEW", '+', this::epochMillis) + ";"
-                + " ELSIF " + changed + " THEN " + QueueStatCounters.apply("OLD", '-', this::epochMillis) + "; "
-                + QueueStatCounters.apply("NEW", '+', this::epochMillis) + ";"
-                + " END IF; RETURN NULL; END $$");
-        s.execute("CREATE OR REPLACE FUNCTION AQ_QUEUE_STAT_DROP() RETURNS TRIGGER LANGUAGE plpgsql AS $$ BEGIN "
-                + QueueStatCounters.dropQueue("OLD") + "; RETURN NULL; END $$");
-        s.execute("DROP TRIGGER IF EXISTS AQ_MESSAGE_STAT ON AQ_MESSAGE");
-        s.execute("CREATE TRIGGER AQ_MESSAGE_STAT AFTER INSERT OR DELETE OR UPDATE OF QID, STATE, DELAY, ORDER_MS"
-                + " ON AQ_MESSAGE FOR EACH ROW EXECUTE FUNCTION AQ_MESSAGE_STAT()");
-        s.execute("DROP TRIGGER IF EXISTS AQ_QUEUE_STAT_DROP ON AQ_QUEUE");
-        s.execute("CREATE TRIGGER AQ_QUEUE_STAT_DROP AFTER DELETE ON AQ_QUEUE FOR EACH ROW EXECUTE FUNCTION AQ_QUEUE_STAT_DROP()");
-    }
-
-    @Override
-    protected String epochMillis(String timestamp) {
-        // TIMESTAMP without time zone: its epoch is UTC's, no session time zone takes part
-        return "CAST(ROUND(EXTRACT(EPOCH FROM " + timestamp + ") * 1000) AS BIGINT)";
-    }
-
-    @Override
-    protected void dropDialectObjects(Statement s) throws SQLException {
-        s.execute("DROP FUNCTION IF EXISTS AQ_MESSAGE_STAT()");
-        s.execute("DROP FUNCTION IF EXISTS AQ_QUEUE_STAT_DROP()");
-    }
-
-    @Override
     protected String doubleType() {
         return "DOUBLE PRECISION";
     }

@@ -58,80 +58,8 @@ public final class QueueCounts {
         return consumers.computeIfAbsent(qid, k -> new HashMap<>()).computeIfAbsent(consumer, k -> new Figures());
     }
 
-    /**
-     * Every queue's figures at {@code nowMillis}, on the connection (a read-only transaction): a queue's from its
-     * counters ({@link QueueStatCounters}) and, for the READY message that has waited longest, a walk of its READY
-     * messages in ORDER_MS order by an index that stops at the first that cannot have waited longer; consumers'
-     * counted from their rows.
-     */
+    /** Counts every queue's committed messages at {@code nowMillis}, on the connection (a read-only transaction). */
     public static QueueCounts read(Connection c, Dialect dialect, long nowMillis) throws SQLException {
-        QueueCounts counts = new QueueCounts();
-        int ready = MessageState.READY.code();
-        try (PreparedStatement ps = c.prepareStatement(dialect.sql("statistics.counters")); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                Figures f = counts.queue(rs.getLong(1));
-                long messages = rs.getLong(3);
-                f.add(rs.getInt(2), messages);
-                if (rs.getInt(2) == ready && messages > 0) {
-                    f.totalWaitMillis += messages * nowMillis - rs.getLong(4);
-                }
-            }
-        }
-        for (Map.Entry<Long, Figures> q : counts.queues.entrySet()) {
-            if (q.getValue().ready > 0) {
-                q.getValue().readySince(oldestReadySince(c, dialect, q.getKey()));
-            }
-        }
-        countConsumers(c, dialect, nowMillis, counts);
-        return counts;
-    }
-
-    private static final int OLDEST_PAGE = 100;
-
-    /**
-     * When the READY message of a queue that has waited longest became available. Messages are read in ORDER_MS
-     * order; one became available at ORDER_MS or at the later end of its delay, so the walk ends at the first
-     * ORDER_MS not before the earliest instant seen (usually the first row).
-     */
-    private static long oldestReadySince(Connection c, Dialect dialect, long qid) throws SQLException {
-        long best = Long.MAX_VALUE;
-        long from = Long.MIN_VALUE;
-        while (true) {
-            int rows = 0;
-            long last = from;
-            try (PreparedStatement ps = c.prepareStatement(dialect.statements().sql("statistics.oldestReady", OLDEST_PAGE))) {
-                ps.setLong(1, qid);
-                ps.setInt(2, MessageState.READY.code());
-                ps.setLong(3, from);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows++;
-                        last = rs.getLong(1);
-                        if (last >= best) {
-                            return best;
-                        }
-                        Timestamp delay = rs.getTimestamp(2);
-                        best = Math.min(best, delay == null ? last : epochMillis(delay));
-                    }
-                }
-            }
-            if (rows < OLDEST_PAGE) {
-                return best;
-            }
-            // the next page from the last ORDER_MS (rows of that instant read again change nothing: it is a minimum)
-            if (last == from) {
-                from = last + 1; // a page of one instant: its rows were all read
-            } else {
-                from = last;
-            }
-        }
-    }
-
-    /**
-     * Every queue's and consumer's figures counted from the rows, as they are at {@code nowMillis}: what the
-     * counters must equal (tests), at a cost that grows with the messages.
-     */
-    public static QueueCounts count(Connection c, Dialect dialect, long nowMillis) throws SQLException {
         QueueCounts counts = new QueueCounts();
         int ready = MessageState.READY.code();
         try (PreparedStatement ps = c.prepareStatement(dialect.sql("statistics.messages")); ResultSet rs = ps.executeQuery()) {
@@ -161,12 +89,6 @@ public final class QueueCounts {
                 }
             }
         }
-        countConsumers(c, dialect, nowMillis, counts);
-        return counts;
-    }
-
-    private static void countConsumers(Connection c, Dialect dialect, long nowMillis, QueueCounts counts) throws SQLException {
-        int ready = MessageState.READY.code();
         try (PreparedStatement ps = c.prepareStatement(dialect.sql("statistics.consumers"))) {
             ps.setLong(1, nowMillis);
             try (ResultSet rs = ps.executeQuery()) {
@@ -201,6 +123,7 @@ public final class QueueCounts {
                 }
             }
         }
+        return counts;
     }
 
     /**

@@ -187,9 +187,6 @@ abstract class SharedSqlDialect implements Dialect {
                     recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_QUEUE_OWNER / ORIGINAL_QUEUE_NAME
                 }
             }
-            if (version < 8) {
-                createSchemaV8(s);
-            }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
             c.commit();
@@ -330,31 +327,6 @@ abstract class SharedSqlDialect implements Dialect {
         s.execute("CREATE OR REPLACE VIEW " + RegistrationViews.DBA + RegistrationViews.columnsAndSelect(this::utcTimestamp));
     }
 
-    /**
-     * Schema 8, V$AQ's counters ({@link QueueStatCounters}): their table, the dialect's triggers that keep them, and a
-     * recount of the rows (the READY messages in the order they wait are read by AQ_MESSAGE_TIME_ORDER).
-     */
-    private void createSchemaV8(Statement s) throws SQLException {
-        s.execute(QueueStatCounters.createTable(statIdColumn(), tableOptions()).replace("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS "));
-        createStatTriggers(s);
-        for (String sql : QueueStatCounters.recount(this::epochMillis)) {
-            s.execute(sql);
-        }
-    }
-
-    /** The generated key of a counter row (column type and constraint). */
-    protected abstract String statIdColumn();
-
-    /** Creates (or replaces) the triggers of {@link QueueStatCounters} on AQ_MESSAGE and AQ_QUEUE. */
-    protected abstract void createStatTriggers(Statement s) throws SQLException;
-
-    /** The epoch ms of a UTC timestamp expression. */
-    protected abstract String epochMillis(String timestamp);
-
-    /** Objects of the dialect's own to drop with the store (after its tables). */
-    protected void dropDialectObjects(Statement s) throws SQLException {
-    }
-
     /** A column named by a word the database may reserve (SCHEMA), as a view's DDL must write it. */
     protected String quoteKeyword(String word) {
         return quote(word);
@@ -415,10 +387,9 @@ abstract class SharedSqlDialect implements Dialect {
             for (String table : List.of("AQ_MESSAGE_CONSUMER", "AQ_SUBSCRIBER", "AQ_MESSAGE", "AQ_QUEUE", "AQ_QUEUE_TABLE",
                     "AQ_SEQUENCE", "AQ_TRANSFORMATION", "AQ_SIGNAL", "AQ_ATTEMPT", "AQ_NODE", "AQ_SCHEDULE", "AQ_DBLINK",
                     "AQ_PROPAGATION_RECEIPT", "AQ_AGENT", "AQ_AGENT_DB_USER", "AQ_QUEUE_PRIVILEGE", "AQ_SYSTEM_PRIVILEGE", "AQ_REGISTRATION", "AQ_NOTIFICATION",
-                    "AQ_SCHEMA_VERSION", "AQ_NODE_SIGNAL", QueueStatCounters.TABLE)) {
+                    "AQ_SCHEMA_VERSION", "AQ_NODE_SIGNAL")) {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
-            dropDialectObjects(s);
             s.execute("DROP SEQUENCE IF EXISTS AQ_MESSAGE_SEQ");
         }
         c.commit();

@@ -29,11 +29,8 @@ public final class StoreSchema {
      * ({@code AQ_NOTIFICATION}) and the view DBA_SUBSCR_REGISTRATIONS.
      * 7: the original queue of a message moved to an exception queue ({@code AQ_MESSAGE.ORIGINAL_QSCHEMA},
      * {@code ORIGINAL_QUEUE}; NULL in rows moved before: unknown) and the AQ$ views' ORIGINAL_QUEUE_OWNER / _NAME.
-     * 8: V$AQ's counters ({@code AQ_QUEUE_STAT}, kept by triggers on {@code AQ_MESSAGE} and {@code AQ_QUEUE}) and
-     * an index of messages in the order they wait ({@code AQ_MESSAGE_WAIT_ORDER}, Derby; the shared stores' dequeue
-     * index serves).
      */
-    public static final int CURRENT = 8;
+    public static final int CURRENT = 7;
 
     private StoreSchema() {
     }
