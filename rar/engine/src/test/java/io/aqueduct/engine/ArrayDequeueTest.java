@@ -119,4 +119,28 @@ class ArrayDequeueTest extends EngineFixture {
         b.commit();
         assertNoMessage(a, "Q");
     }
+
+    @Test
+    void an_array_of_more_messages_than_one_statement_takes_is_taken_whole_and_its_rollback_counts_each_attempt() {
+        // 1,250: over the rows one statement puts on record (200) and one page of a take (500) holds
+        priorityQueue();
+        QueueSession s = session();
+        for (int from = 0; from < 1300; from += 100) {
+            enqueue(s, from, 100);
+        }
+        List<String> order = inPriorityOrder(1300);
+
+        List<Message> taken = s.dequeueArray("Q", FIRST_NO_WAIT, 1250);
+        assertThat(payloads(taken)).containsExactlyElementsOf(order.subList(0, 1250));
+        s.rollback();
+
+        DequeueOptions browse = noWait().mode(DequeueMode.BROWSE).navigation(Navigation.FIRST_MESSAGE);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(session().dequeueArray("Q", browse, 2000)).hasSize(1300)
+                        .filteredOn(m -> m.properties().attempts() == 1).hasSize(1250));
+        List<Message> all = s.dequeueArray("Q", FIRST_NO_WAIT, 2000);
+        assertThat(payloads(all)).containsExactlyElementsOf(order);
+        s.commit();
+        assertNoMessage(s, "Q");
+    }
 }

@@ -32,6 +32,13 @@ import java.util.function.Supplier;
  */
 final class SharedStoreSelection implements DequeueSelection {
     private static final int PAGE = 32;
+    /**
+     * A take's page holds its array and this many more: enough to pass by what a few competing
+     * consumers hold without another page, and a page of 32 for one message cost twice a page of 4.
+     */
+    private static final int TAKE_SLACK = 3;
+    /** The most candidates one page (and so one claim) of a take reads: an IN list stays far below any limit. */
+    private static final int TAKE_PAGE_MAX = 500;
     /** The longest a waiter goes without looking at the table again. */
     static final long RECHECK_MS = 1000;
 
@@ -300,7 +307,7 @@ final class SharedStoreSelection implements DequeueSelection {
 
     /**
      * The take where a locking scan would lock more than it returns (InnoDB): the head read without
-     * locks (a page of at least {@code max}), then its first {@code max} candidates claimed by key in
+     * locks (a page of {@code max} and a few more), then its first {@code max} candidates claimed by key in
      * one statement ({@code selection.claimMessages}: each row locked only if no other transaction
      * holds it and its attempt is not on record) and consumed by key in one batch; as many of the
      * next ones as other transactions held, then the next page, until the array is full or the
@@ -309,7 +316,7 @@ final class SharedStoreSelection implements DequeueSelection {
     private List<QueueRuntime.Taken> takeByKeys(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
         QueueRuntime.Request r = new QueueRuntime.Request(null, null, DequeueMode.REMOVE, Navigation.NEXT_MESSAGE, after,
                 null, null, null, now, sc);
-        int pageSize = Math.max(max, PAGE);
+        int pageSize = Math.min(max, TAKE_PAGE_MAX) + TAKE_SLACK; // a huge array goes page by page
         List<QueueRuntime.Taken> out = new ArrayList<>();
         sc.jdbc(c -> {
             ReadyEntry from = after;

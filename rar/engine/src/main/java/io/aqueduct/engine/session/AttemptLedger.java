@@ -32,6 +32,16 @@ public final class AttemptLedger implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(AttemptLedger.class.getName());
     /** A node whose heartbeat is older than this is dead (its time manager beats at least every second). */
     public static final long NODE_TIMEOUT_MS = 5000;
+    /** Attempts put on record by one statement (the parameters stay far below every driver's limit). */
+    static final int ROWS_PER_STATEMENT = 200;
+    /**
+     * How long the clearing loop lets settled attempts gather before it deletes them in one statement: a
+     * record of a committed dequeue is harmless while its node lives (the message is gone), and a delete
+     * per commit cost the database as much as the dequeue's own statements. A rollback's record goes with
+     * its count, at once (RetryAccounting), not through here.
+     */
+    private static final long GATHER_MS = 20;
+    private static final int FORGET_BATCH = 500;
 
     private final Store store;
     private final String nodeId;
@@ -86,28 +96,28 @@ public final class AttemptLedger implements AutoCloseable {
 
     /**
      * Puts REMOVE attempts on record before the messages are handed out (an array dequeue's in one
-     * batch, one round trip); returns their keys. {@code own} is a connection of the session's own in
-     * auto-commit (sessions do not queue for one).
+     * multi-row statement per {@value #ROWS_PER_STATEMENT}, one round trip each); returns their keys.
+     * {@code own} is a connection of the session's own in auto-commit (sessions do not queue for one).
      */
     List<String> begin(StoreConnection own, long queueId, List<ReadyEntry> entries) {
         List<String> ids = new ArrayList<>(entries.size());
-        try (PreparedStatement ps = own.connection().prepareStatement(store.dialect().sql("ledger.recordAttempt"))) {
-            for (ReadyEntry e : entries) {
-                String id = id(e.msgid, e.consumer);
-                ids.add(id);
-                ps.setString(1, id);
-                ps.setString(2, e.msgid);
-                ps.setString(3, e.consumer);
-                ps.setLong(4, queueId);
-                ps.setString(5, nodeId);
-                if (entries.size() == 1) {
+        try {
+            for (int from = 0; from < entries.size(); from += ROWS_PER_STATEMENT) {
+                List<ReadyEntry> part = entries.subList(from, Math.min(entries.size(), from + ROWS_PER_STATEMENT));
+                String sql = Statements.rows(store.dialect().sql("ledger.recordAttempts"), part.size(), 5);
+                try (PreparedStatement ps = own.connection().prepareStatement(sql)) {
+                    int i = 1;
+                    for (ReadyEntry e : part) {
+                        String id = id(e.msgid, e.consumer);
+                        ids.add(id);
+                        ps.setString(i++, id);
+                        ps.setString(i++, e.msgid);
+                        ps.setString(i++, e.consumer);
+                        ps.setLong(i++, queueId);
+                        ps.setString(i++, nodeId);
+                    }
                     ps.executeUpdate();
-                } else {
-                    ps.addBatch();
                 }
-            }
-            if (entries.size() > 1) {
-                ps.executeBatch();
             }
         } catch (SQLException ex) {
             throw own.failure(ex);
@@ -193,7 +203,10 @@ public final class AttemptLedger implements AutoCloseable {
                     continue;
                 }
                 batch.add(first);
-                finished.drainTo(batch, 499);
+                if (finished.size() < FORGET_BATCH - 1 && running) {
+                    closing.await(GATHER_MS, TimeUnit.MILLISECONDS);
+                }
+                finished.drainTo(batch, FORGET_BATCH - 1);
                 write(c -> {
                     try (PreparedStatement ps = c.prepareStatement(Statements.ids(store.dialect().sql("ledger.forgetAttempts"),
                             batch.size()))) {

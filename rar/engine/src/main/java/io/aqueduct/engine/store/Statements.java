@@ -50,7 +50,7 @@ public final class Statements {
     static final java.util.List<String> DATABASES = java.util.List.of("derby", "postgresql", "mariadb");
     /** The placeholders a statement may use. */
     static final java.util.Set<String> PLACEHOLDERS = java.util.Set.of("dirtyRead", "skipLocked", "timeManagerBatch",
-            "limit", "ids", "candidates");
+            "limit", "ids", "rows", "candidates");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)}");
     private static final Map<String, String> TEXT = load();
 
@@ -97,6 +97,19 @@ public final class Statements {
     }
 
     /**
+     * {@code sql} with its {@code {rows}} made {@code count} rows of {@code columns} parameters each
+     * ({@code (?, ?), (?, ?)}): a multi-row INSERT whose text goes on after its rows (an upsert's clause).
+     */
+    public static String rows(String sql, int count, int columns) {
+        if (count < 1 || columns < 1 || !sql.contains("{rows}")) {
+            throw new IllegalArgumentException("Need {rows} and at least one row of one column, not " + count + " of "
+                    + columns + ": " + sql);
+        }
+        String row = "(" + "?, ".repeat(columns - 1) + "?)";
+        return sql.replace("{rows}", String.join(", ", java.util.Collections.nCopies(count, row)));
+    }
+
+    /**
      * {@code sql}, an INSERT that ends in its one row's {@code VALUES (?, ...)}, made to insert
      * {@code count} (at least 1) rows: the row's parameter list repeated.
      */
@@ -123,7 +136,7 @@ public final class Statements {
                 case "dirtyRead" -> dialect.dirtyReadSuffix();
                 case "skipLocked" -> dialect.lockSkipLockedSuffix();
                 case "timeManagerBatch" -> dialect.timeManagerBatchSuffix();
-                case "limit", "ids", "candidates" -> m.group(); // filled per call
+                case "limit", "ids", "rows", "candidates" -> m.group(); // filled per call
                 default -> throw new IllegalStateException("The statement " + name + " has an unknown placeholder " + m.group());
             };
             m.appendReplacement(out, Matcher.quoteReplacement(value));

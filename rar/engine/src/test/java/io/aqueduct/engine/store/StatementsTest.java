@@ -83,8 +83,8 @@ class StatementsTest {
         Dialect derby = DIALECTS.get(0);
         Dialect postgres = DIALECTS.get(1);
         Dialect mariadb = DIALECTS.get(2);
-        assertThat(postgres.sql("ledger.recordAttempt")).contains("ON CONFLICT (ID) DO UPDATE");
-        assertThat(mariadb.sql("ledger.recordAttempt")).contains("ON DUPLICATE KEY UPDATE");
+        assertThat(postgres.sql("ledger.recordAttempts")).contains("ON CONFLICT (ID) DO UPDATE");
+        assertThat(mariadb.sql("ledger.recordAttempts")).contains("ON DUPLICATE KEY UPDATE");
         assertThat(postgres.sql("store.nextSequenceBlock")).isEqualTo("SELECT nextval('aq_message_seq')");
         assertThat(mariadb.sql("store.nextSequenceBlock")).isEqualTo("SELECT NEXTVAL(AQ_MESSAGE_SEQ)");
         assertThat(derby.sql("time.dueMessages", 200)).isEqualTo("SELECT MSGID, QID, PRIORITY, ORDER_MS, GROUP_SEQ, SEQ,"
@@ -108,6 +108,8 @@ class StatementsTest {
         assertThatThrownBy(() -> Statements.ids("IN ({ids})", 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Statements.rows("SELECT 1", 2)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Statements.rows("INSERT INTO T (A) VALUES (?)", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Statements.rows("INSERT INTO T (A) VALUES (?)", 2, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Statements.rows("INSERT INTO T (A) VALUES {rows}", 0, 1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -118,6 +120,14 @@ class StatementsTest {
         String one = DIALECTS.get(1).sql("message.insert");
         String row = one.substring(one.lastIndexOf(" VALUES (") + " VALUES ".length());
         assertThat(Statements.rows(one, 2)).isEqualTo(one + ", " + row);
+    }
+
+    @Test
+    void rows_placed_before_an_upsert_clause() {
+        assertThat(Statements.rows("INSERT INTO T (A, B) VALUES {rows} ON CONFLICT (A) DO NOTHING", 2, 2))
+                .isEqualTo("INSERT INTO T (A, B) VALUES (?, ?), (?, ?) ON CONFLICT (A) DO NOTHING");
+        assertThat(Statements.rows(DIALECTS.get(1).sql("ledger.recordAttempts"), 1, 5))
+                .contains("VALUES (?, ?, ?, ?, ?) ON CONFLICT (ID)");
     }
 
     @Test
