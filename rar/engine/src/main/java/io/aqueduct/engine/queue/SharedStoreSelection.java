@@ -311,7 +311,8 @@ final class SharedStoreSelection implements DequeueSelection {
      * one statement ({@code selection.claimMessages}: each row locked only if no other transaction
      * holds it and its attempt is not on record) and consumed by key in one batch; as many of the
      * next ones as other transactions held, then the next page, until the array is full or the
-     * queue ends. Four round trips for a whole array, as the raw SKIP LOCKED queue's select and delete.
+     * queue ends. Four round trips for a whole array, as the raw SKIP LOCKED queue's select and delete;
+     * a single message is claimed and consumed in one statement where the dialect can ({@link #consumeOne}).
      */
     private List<QueueRuntime.Taken> takeByKeys(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
         QueueRuntime.Request r = new QueueRuntime.Request(null, null, DequeueMode.REMOVE, Navigation.NEXT_MESSAGE, after,
@@ -323,6 +324,11 @@ final class SharedStoreSelection implements DequeueSelection {
             while (out.size() < max) {
                 List<ReadyEntry> page = page(c, meta, r, from, null, null, null, pageSize);
                 for (int i = 0; i < page.size() && out.size() < max;) {
+                    if (max - out.size() == 1 && dialect.consumesOneWithoutWaiting(c)) {
+                        consumeOne(c, meta, page.get(i), out); // one round trip where a claim and a delete took two
+                        i++;
+                        continue;
+                    }
                     int n = Math.min(max - out.size(), page.size() - i); // what others hold, the next ones make up for
                     claimAndConsume(c, meta, page.subList(i, i + n), out);
                     i += n;
@@ -336,6 +342,28 @@ final class SharedStoreSelection implements DequeueSelection {
         Comparator<ReadyEntry> order = ReadyEntry.order(meta.table().sortOrder());
         out.sort((a, b) -> order.compare(a.entry(), b.entry())); // the claim returns them in key order
         return out;
+    }
+
+    /**
+     * Claims and consumes one candidate in one statement ({@code selection.consumeOne}): nothing when its
+     * attempt is on record or it is gone, and nothing, at once, when another transaction holds it.
+     */
+    private void consumeOne(Connection c, QueueMeta meta, ReadyEntry candidate, List<QueueRuntime.Taken> out)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.sql("selection.consumeOne"))) {
+            ps.setString(1, candidate.msgid);
+            ps.setInt(2, meta.availableState());
+            ps.setString(3, "/");
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    out.add(taken(rs));
+                }
+            }
+        } catch (SQLException e) {
+            if (!dialect.heldByAnother(e)) {
+                throw e;
+            }
+        }
     }
 
     private void claimAndConsume(Connection c, QueueMeta meta, List<ReadyEntry> candidates, List<QueueRuntime.Taken> out)

@@ -216,6 +216,20 @@ public interface Dialect {
         return null;
     }
 
+    /**
+     * Can a take consume one message by key in one statement that neither waits for another
+     * transaction's lock nor ends the transaction when the row is held ({@code selection.consumeOne})?
+     * Asked on a connection of the store; false by default.
+     */
+    default boolean consumesOneWithoutWaiting(Connection c) throws java.sql.SQLException {
+        return false;
+    }
+
+    /** Did the statement fail because another transaction holds the row (and fail alone, not the transaction)? */
+    default boolean heldByAnother(java.sql.SQLException e) {
+        return false;
+    }
+
     /** Why the database refused to prepare a branch, when its error has a known cause; else null. */
     default String prepareFailureCause(Throwable failure) {
         return null;

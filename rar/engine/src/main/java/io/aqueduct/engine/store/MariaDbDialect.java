@@ -198,6 +198,28 @@ public final class MariaDbDialect extends SharedSqlDialect {
         }
     }
 
+    /** Known after the first take asks: does a lock wait's timeout leave the transaction alone? */
+    private volatile Boolean consumesOne;
+
+    @Override
+    public boolean consumesOneWithoutWaiting(Connection c) throws SQLException {
+        Boolean known = consumesOne;
+        if (known == null) {
+            // with innodb_rollback_on_timeout a held row would roll the caller's whole transaction back
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql("selection.rollbackOnTimeout"))) {
+                known = rs.next() && !rs.getBoolean(1);
+            }
+            consumesOne = known;
+        }
+        return known;
+    }
+
+    /** ER_LOCK_WAIT_TIMEOUT: selection.consumeOne met a row another transaction holds (it waits 0 s). */
+    @Override
+    public boolean heldByAnother(SQLException e) {
+        return e.getErrorCode() == 1205;
+    }
+
     @Override
     public boolean takes() {
         return true; // by key: selection.claimMessages, selection.consumeClaimed
