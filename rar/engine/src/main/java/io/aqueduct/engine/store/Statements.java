@@ -136,8 +136,12 @@ public final class Statements {
                 case "dirtyRead" -> dialect.dirtyReadSuffix();
                 case "skipLocked" -> dialect.lockSkipLockedSuffix();
                 case "timeManagerBatch" -> dialect.timeManagerBatchSuffix();
-                case "limit", "ids", "rows", "candidates" -> m.group(); // filled per call
-                default -> throw new IllegalStateException("The statement " + name + " has an unknown placeholder " + m.group());
+                default -> {
+                    if (!PLACEHOLDERS.contains(m.group(1))) {
+                        throw new IllegalStateException("The statement " + name + " has an unknown placeholder " + m.group());
+                    }
+                    yield m.group(); // filled per call
+                }
             };
             m.appendReplacement(out, Matcher.quoteReplacement(value));
         }
