@@ -17,6 +17,7 @@ import io.aqueduct.api.QueueProperties;
 import io.aqueduct.api.QueueSession;
 import io.aqueduct.api.QueueTableProperties;
 import io.aqueduct.api.QueueType;
+import io.aqueduct.engine.store.Dialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -42,6 +43,13 @@ class DelayAndExpirationTest extends EngineFixture {
     private static final String EXCEPTION_Q = "AQ$_ORDERS_QT_E";
 
     private Instant start;
+    private Dialect dialect;
+
+    @Override
+    protected Dialect store(Dialect store) {
+        dialect = store;
+        return store;
+    }
 
     @BeforeEach
     void createQueue() {
@@ -256,6 +264,33 @@ class DelayAndExpirationTest extends EngineFixture {
         assertThat(row.get("QUEUE")).isEqualTo(EXCEPTION_Q);
         assertThat(row.get("MSG_STATE")).isEqualTo("EXPIRED");
         assertNoMessage(s, Q);
+    }
+
+    @Test
+    void while_the_time_manager_looks_for_due_messages_the_next_to_expire_stays_first_for_a_dequeuer() throws Exception {
+        QueueSession s = session();
+        MessageId first = s.enqueue(Q, Message.of("first", MessageProperties.create().expiration(60)));
+        s.enqueue(Q, Message.of("second", MessageProperties.create().expiration(60)));
+        s.commit();
+        clock.advanceSeconds(59);
+
+        // the time manager's batch, held open: it found nothing due (a locking scan of InnoDB would
+        // still hold "first", the next row of its index, and the dequeue would pass it by)
+        try (Connection tm = sql()) {
+            tm.setAutoCommit(false);
+            tm.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            try (PreparedStatement due = tm.prepareStatement(dialect.sql("time.dueMessages", 100))) {
+                due.setLong(1, clock.millis());
+                try (ResultSet rs = due.executeQuery()) {
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+            Message m = s.dequeue(Q, NO_WAIT);
+            assertThat(m.id()).isEqualTo(first);
+            assertThat(m.text()).isEqualTo("first");
+            s.commit();
+            tm.rollback();
+        }
     }
 
     // ------------------------------------------------------------------ helpers
