@@ -393,6 +393,48 @@ class StoreSchemaTest {
         }
     }
 
+    @Test
+    void a_version_7_store_gains_the_statistics_views_over_the_messages_it_holds(@TempDir Path dir) throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        long qid;
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().createQueueTable("V7_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            engine.admin().createQueue("V7_Q", "V7_QT", QueueProperties.create());
+            engine.admin().startQueue("V7_Q", true, true);
+            s.enqueue("V7_Q", null, Message.of("queued under schema 7"));
+            s.commit();
+            qid = engine.admin().queue("V7_Q").qid();
+        }
+        // schema 7 as it was: no statistics views (on Derby, nor their clock function)
+        boolean derby = !TestStore.CURRENT.shared();
+        String v = derby ? "\"V$AQ\"" : "V$AQ";
+        String gv = derby ? "\"GV$AQ\"" : "GV$AQ";
+        execute(dir, "DROP VIEW " + gv);
+        execute(dir, "DROP VIEW " + v);
+        if (derby) {
+            execute(dir, "DROP FUNCTION AQ_NOW_MILLIS");
+        }
+        execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = 7");
+
+        try (AqueductEngine engine = durableEngine(dir)) {
+            assertThat(engine.admin().queueStatistics("V7_Q").ready()).isEqualTo(1);
+        }
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+        for (String view : List.of(v, gv)) {
+            try (java.sql.Connection c = admin(dir); java.sql.PreparedStatement ps = c.prepareStatement(
+                    "SELECT WAITING, READY, EXPIRED FROM " + view + " WHERE QID = ?")) {
+                ps.setLong(1, qid);
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).as(view).isTrue();
+                    assertThat(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3))).as(view).containsExactly(0L, 1L, 0L);
+                }
+            }
+        }
+    }
+
     /** The names (upper case) of the indexes of one of the store's tables. */
     private static List<String> indexes(Path dir, String table) throws java.sql.SQLException {
         List<String> names = new ArrayList<>();

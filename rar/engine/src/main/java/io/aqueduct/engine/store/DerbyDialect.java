@@ -176,6 +176,9 @@ public final class DerbyDialect implements Dialect {
                 recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_QUEUE_OWNER / ORIGINAL_QUEUE_NAME
             }
         }
+        if (from < 8) {
+            createSchemaV8(c);
+        }
         try (Statement s = c.createStatement()) {
             if (!tableExists(c, "APP", "AQ_SCHEMA_VERSION")) {
                 s.execute("CREATE TABLE AQ_SCHEMA_VERSION (VERSION INT NOT NULL)");
@@ -272,6 +275,38 @@ public final class DerbyDialect implements Dialect {
             }
             if (!tableExists(c, "APP", RegistrationViews.DBA)) {
                 s.execute("CREATE VIEW " + RegistrationViews.DBA + RegistrationViews.columnsAndSelect(DerbyDialect::utcTimestamp));
+            }
+        }
+    }
+
+    /**
+     * Schema 8, AQ's statistics views V$AQ and GV$AQ. Derby has no function for the current UTC instant
+     * (CURRENT_TIMESTAMP is the JVM's local time): AQ_NOW_MILLIS is the JDK's System.currentTimeMillis,
+     * there in every JVM that opens the database (ij too).
+     */
+    private void createSchemaV8(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            if (!functionExists(c, "AQ_NOW_MILLIS")) {
+                s.execute("CREATE FUNCTION AQ_NOW_MILLIS() RETURNS BIGINT LANGUAGE JAVA PARAMETER STYLE JAVA NO SQL"
+                        + " EXTERNAL NAME 'java.lang.System.currentTimeMillis'");
+            }
+            if (!tableExists(c, "APP", StatisticsViews.V)) {
+                s.execute("CREATE VIEW " + quote(StatisticsViews.V) + StatisticsViews.columnsAndSelect("AQ_NOW_MILLIS()",
+                        t -> "{fn TIMESTAMPDIFF(SQL_TSI_FRAC_SECOND, TIMESTAMP('1970-01-01 00:00:00'), " + t + ")} / 1000000",
+                        "DOUBLE"));
+            }
+            if (!tableExists(c, "APP", StatisticsViews.GV)) {
+                s.execute("CREATE VIEW " + quote(StatisticsViews.GV) + StatisticsViews.globalSelect(quote(StatisticsViews.V)));
+            }
+        }
+    }
+
+    private static boolean functionExists(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSALIASES A JOIN SYS.SYSSCHEMAS S"
+                + " ON A.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = 'APP' AND A.ALIAS = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
             }
         }
     }

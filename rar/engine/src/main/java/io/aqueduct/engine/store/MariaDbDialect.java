@@ -105,6 +105,17 @@ public final class MariaDbDialect extends SharedSqlDialect {
     }
 
     @Override
+    protected String nowMillis() {
+        return utcMillis("UTC_TIMESTAMP(3)");
+    }
+
+    @Override
+    protected String utcMillis(String utcTimestamp) {
+        // DATETIME arithmetic (UNIX_TIMESTAMP would read the session's time_zone)
+        return "(TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', " + utcTimestamp + ") DIV 1000)";
+    }
+
+    @Override
     protected String doubleType() {
         return "DOUBLE";
     }

@@ -105,6 +105,17 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
+    protected String nowMillis() {
+        return "CAST(EXTRACT(EPOCH FROM STATEMENT_TIMESTAMP()) * 1000 AS BIGINT)";
+    }
+
+    @Override
+    protected String utcMillis(String utcTimestamp) {
+        // a TIMESTAMP without time zone: its epoch is its nominal UTC value, no session time zone takes part
+        return "CAST(EXTRACT(EPOCH FROM " + utcTimestamp + ") * 1000 AS BIGINT)";
+    }
+
+    @Override
     protected String quoteKeyword(String word) {
         return word; // SCHEMA is not reserved here: unquoted, it folds to lower case as the views' other columns do
     }

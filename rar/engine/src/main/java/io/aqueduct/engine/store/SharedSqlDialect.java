@@ -187,6 +187,12 @@ abstract class SharedSqlDialect implements Dialect {
                     recreateQueueTableViews(c); // the AQ$ views gain ORIGINAL_QUEUE_OWNER / ORIGINAL_QUEUE_NAME
                 }
             }
+            if (version < 8) {
+                // schema 8: AQ's statistics views
+                s.execute("CREATE OR REPLACE VIEW " + StatisticsViews.V
+                        + StatisticsViews.columnsAndSelect(nowMillis(), this::utcMillis, doubleType()));
+                s.execute("CREATE OR REPLACE VIEW " + StatisticsViews.GV + StatisticsViews.globalSelect(StatisticsViews.V));
+            }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
             c.commit();
@@ -341,6 +347,12 @@ abstract class SharedSqlDialect implements Dialect {
     /** The name of a double-precision number in a CAST. */
     protected abstract String doubleType();
 
+    /** The database's current time in epoch milliseconds, as an SQL expression. */
+    protected abstract String nowMillis();
+
+    /** The epoch milliseconds of a UTC TIMESTAMP expression, whatever the session's time zone (NULL stays NULL). */
+    protected abstract String utcMillis(String utcTimestamp);
+
     protected void createIndex(Statement s, String name, String table, String columns) throws SQLException {
         s.execute("CREATE INDEX IF NOT EXISTS " + name + " ON " + table + " (" + columns + ")");
     }
@@ -380,7 +392,7 @@ abstract class SharedSqlDialect implements Dialect {
         }
         try (Statement s = c.createStatement()) {
             s.execute("DROP VIEW IF EXISTS " + quote(SecurityViews.INTERNET_USERS));
-            for (String view : List.of(SecurityViews.QUEUE_PRIVILEGES, RegistrationViews.DBA, QueueScheduleViews.USER, QueueScheduleViews.DBA, "USER_QUEUES", "DBA_QUEUES",
+            for (String view : List.of(StatisticsViews.GV, StatisticsViews.V, SecurityViews.QUEUE_PRIVILEGES, RegistrationViews.DBA, QueueScheduleViews.USER, QueueScheduleViews.DBA, "USER_QUEUES", "DBA_QUEUES",
                     "USER_QUEUE_TABLES", "DBA_QUEUE_TABLES")) {
                 s.execute("DROP VIEW IF EXISTS " + view);
             }

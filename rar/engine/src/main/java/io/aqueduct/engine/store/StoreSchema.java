@@ -29,8 +29,9 @@ public final class StoreSchema {
      * ({@code AQ_NOTIFICATION}) and the view DBA_SUBSCR_REGISTRATIONS.
      * 7: the original queue of a message moved to an exception queue ({@code AQ_MESSAGE.ORIGINAL_QSCHEMA},
      * {@code ORIGINAL_QUEUE}; NULL in rows moved before: unknown) and the AQ$ views' ORIGINAL_QUEUE_OWNER / _NAME.
+     * 8: AQ's statistics views V$AQ and GV$AQ (and, on Derby, the function AQ_NOW_MILLIS they read the clock with).
      */
-    public static final int CURRENT = 7;
+    public static final int CURRENT = 8;
 
     private StoreSchema() {
     }
