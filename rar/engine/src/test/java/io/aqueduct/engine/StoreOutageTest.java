@@ -183,6 +183,39 @@ class StoreOutageTest {
         }
     }
 
+    @Test
+    void a_message_taken_by_a_transaction_in_flight_when_the_server_crashes_is_delivered_once_after_the_restart()
+            throws Exception {
+        try (QueueSession s = engine.openSession()) {
+            s.enqueue("WORK", null, Message.of("in flight at the crash"));
+            s.commit();
+        }
+        QueueSession taker = engine.openSession();
+        // taken, its attempt on record (PostgreSQL: a commit that does not wait for the disk), not committed
+        assertThat(taker.dequeue("WORK", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)).text())
+                .isEqualTo("in flight at the crash");
+        server.kill(); // SIGKILL: what was not on disk is gone, the taker's transaction with it
+        server.start(); // crash recovery
+        try {
+            taker.commit();
+        } catch (AqException lost) {
+            assertThat(lost.errorCode()).isIn(AqError.STORE_UNAVAILABLE, AqError.COMMIT_OUTCOME_UNKNOWN);
+        } finally {
+            taker.close();
+        }
+        try (QueueSession s = engine.openSession()) {
+            // back, whether its attempt record outlived the crash or not; once: the crash undid the take
+            Message again = await().atMost(Duration.ofSeconds(60)).ignoreException(AqException.class)
+                    .until(() -> s.dequeue("WORK", DequeueOptions.create().waitSeconds(1)), m -> m != null);
+            assertThat(again.text()).isEqualTo("in flight at the crash");
+            assertThat(again.properties().attempts()).isBetween(0, 1);
+            s.commit();
+            AqException none = org.junit.jupiter.api.Assertions.assertThrows(AqException.class,
+                    () -> s.dequeue("WORK", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)));
+            assertThat(none.errorCode()).isEqualTo(AqError.NO_MESSAGE);
+        }
+    }
+
     /**
      * Two producers (enqueue + commit per message, distinct texts) and two consumers (dequeue with a
      * 1 s wait + commit), each retrying after an error as an application would. A commit whose
