@@ -221,7 +221,7 @@ public interface Dialect {
      * database's log reaches the disk, where a session can ask for it; nothing by default. A record
      * matters while the dequeue it stands for is in flight: if the server dies, that transaction dies
      * with it (and a later commit or prepare flushes the log up to and past the record), so a record
-     * lost with the server stands for an attempt the crash undid, as AQ does not count one either.
+     * lost with the server stands for a take the crash undid, which the restarted server has rolled back.
      */
     default void commitsWithoutFlush(Connection c) throws java.sql.SQLException {
     }
