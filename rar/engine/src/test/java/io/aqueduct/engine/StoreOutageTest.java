@@ -191,7 +191,7 @@ class StoreOutageTest {
             s.commit();
         }
         QueueSession taker = engine.openSession();
-        // taken, its attempt on record (PostgreSQL: a commit that does not wait for the disk), not committed
+        // taken, its attempt on record, not committed
         assertThat(taker.dequeue("WORK", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)).text())
                 .isEqualTo("in flight at the crash");
         server.kill(); // SIGKILL: what was not on disk is gone, the taker's transaction with it
@@ -204,7 +204,7 @@ class StoreOutageTest {
             taker.close();
         }
         try (QueueSession s = engine.openSession()) {
-            // back, whether its attempt record outlived the crash or not; once: the crash undid the take
+            // back (its attempt counted or not); once: the crash undid the take
             Message again = await().atMost(Duration.ofSeconds(60)).ignoreException(AqException.class)
                     .until(() -> s.dequeue("WORK", DequeueOptions.create().waitSeconds(1)), m -> m != null);
             assertThat(again.text()).isEqualTo("in flight at the crash");

@@ -125,16 +125,11 @@ public final class AttemptLedger implements AutoCloseable {
         return ids;
     }
 
-    /**
-     * A connection for a session's ledger records: the store's, in auto-commit, its commits not waiting
-     * for the disk where the database allows ({@code Dialect.commitsWithoutFlush}): a record is seen by
-     * every node as soon as it commits, which is all a survivor needs to count a dead node's attempt.
-     */
+    /** A connection for a session's ledger records: the store's, in auto-commit. */
     StoreConnection openConnection() {
         StoreConnection c = store.open();
         try {
             c.connection().setAutoCommit(true);
-            store.dialect().commitsWithoutFlush(c.connection());
         } catch (SQLException e) {
             c.close();
             throw StoreConnection.storeFailure(e);

@@ -217,16 +217,6 @@ public interface Dialect {
     }
 
     /**
-     * Lets commits on {@code c} (a connection that writes only attempt records) return before the
-     * database's log reaches the disk, where a session can ask for it; nothing by default. A record
-     * matters while the dequeue it stands for is in flight: if the server dies, that transaction dies
-     * with it (and a later commit or prepare flushes the log up to and past the record), so a record
-     * lost with the server stands for a take the crash undid, which the restarted server has rolled back.
-     */
-    default void commitsWithoutFlush(Connection c) throws java.sql.SQLException {
-    }
-
-    /**
      * Can a take consume one message by key in one statement that neither waits for another
      * transaction's lock nor ends the transaction when the row is held ({@code selection.consumeOne})?
      * Asked on a connection of the store; false by default.

@@ -105,13 +105,6 @@ public final class PostgresDialect extends SharedSqlDialect {
     }
 
     @Override
-    public void commitsWithoutFlush(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("SET synchronous_commit = off"); // the session's: visibility is unchanged, durability follows the next flush
-        }
-    }
-
-    @Override
     protected String nowMillis() {
         return "CAST(EXTRACT(EPOCH FROM STATEMENT_TIMESTAMP()) * 1000 AS BIGINT)";
     }
