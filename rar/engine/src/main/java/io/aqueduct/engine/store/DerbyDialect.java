@@ -302,13 +302,8 @@ public final class DerbyDialect implements Dialect {
     }
 
     private static boolean functionExists(Connection c, String name) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSALIASES A JOIN SYS.SYSSCHEMAS S"
-                + " ON A.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = 'APP' AND A.ALIAS = ?")) {
-            ps.setString(1, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return found(c, "SELECT 1 FROM SYS.SYSALIASES A JOIN SYS.SYSSCHEMAS S"
+                + " ON A.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = 'APP' AND A.ALIAS = ?", name);
     }
 
     /**
@@ -336,9 +331,14 @@ public final class DerbyDialect implements Dialect {
     }
 
     private static boolean indexExists(Connection c, String index) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSCONGLOMERATES G JOIN SYS.SYSSCHEMAS S"
-                + " ON G.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = 'APP' AND G.ISINDEX AND G.CONGLOMERATENAME = ?")) {
-            ps.setString(1, index);
+        return found(c, "SELECT 1 FROM SYS.SYSCONGLOMERATES G JOIN SYS.SYSSCHEMAS S"
+                + " ON G.SCHEMAID = S.SCHEMAID WHERE S.SCHEMANAME = 'APP' AND G.ISINDEX AND G.CONGLOMERATENAME = ?", index);
+    }
+
+    /** Does the catalog query {@code sql}, given {@code name}, return a row? */
+    private static boolean found(Connection c, String sql, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
