@@ -208,6 +208,12 @@ public final class RetryAccounting {
                         continue;
                     }
                     MessageEntity m = em.find(MessageEntity.class, h.entry().msgid, lock);
+                    if (ledger != null && h.entry().consumer != null) {
+                        // a consumer's part is what its dequeuers lock: lock it before the record goes, or
+                        // one holding it (taken in a race with this count) could wait for the record's key
+                        // while this waits for the part
+                        em.find(ConsumerStateEntity.class, ConsumerStateEntity.id(h.entry().msgid, h.entry().consumer), lock);
+                    }
                     if (ledger != null) {
                         // the record goes with the count, in one transaction: a node dying now loses neither
                         // (the message is locked first: whoever holds it never waits for the ledger)

@@ -130,6 +130,25 @@ public final class TransactionCompletion {
         }
     }
 
+    /**
+     * The transaction's attempt records go, but those of the attempts {@code counted}: the count took
+     * them out in its own transaction. Never take those out again later: the message's next attempt
+     * has the same key, and taking its record out would let a third dequeue have the message before
+     * the second attempt is counted (and see one attempt too few).
+     */
+    private void forgetAttempts(SessionTransaction tx, List<SessionTransaction.Held> counted) {
+        if (ledger == null || tx.attempts.isEmpty()) {
+            return;
+        }
+        List<String> left = new ArrayList<>(tx.attempts);
+        for (SessionTransaction.Held h : counted) {
+            left.remove(AttemptLedger.id(h.entry().msgid, h.entry().consumer));
+        }
+        if (!left.isEmpty()) {
+            ledger.forget(left);
+        }
+    }
+
     /** The transaction's journal records are settled; a recovered branch's messages come back into the index. */
     private void forgetJournal(SessionTransaction tx) {
         if (journal != null && !tx.journalSlots.isEmpty()) {
@@ -155,14 +174,14 @@ public final class TransactionCompletion {
         for (QueueRuntime q : tx.touched) {
             q.transactionEnded(tx);
         }
+        boolean counted = false;
         try {
             if (!failed.isEmpty()) {
                 retries.countFailed(failed, accounting, false, true);
             }
+            counted = true;
         } finally {
-            if (ledger != null && !tx.attempts.isEmpty()) {
-                ledger.forget(tx.attempts);
-            }
+            forgetAttempts(tx, counted ? failed : List.of());
             forgetJournal(tx);
         }
         dueWork.wake();
@@ -269,9 +288,7 @@ public final class TransactionCompletion {
                 }
             }
         }
-        if (ledger != null && !tx.attempts.isEmpty()) {
-            ledger.forget(tx.attempts);
-        }
+        forgetAttempts(tx, outcome == Lost.ROLLED_BACK ? removed : List.of());
         forgetJournal(tx);
         dueWork.wake();
         return outcome;
