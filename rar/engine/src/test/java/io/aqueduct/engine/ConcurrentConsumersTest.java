@@ -16,6 +16,7 @@ import io.aqueduct.api.QueueTableProperties;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -199,14 +200,96 @@ class ConcurrentConsumersTest extends EngineFixture {
         assertThat(all).doesNotHaveDuplicates();
         assertThat(new HashSet<>(all)).isEqualTo(enqueued);
         if (TestStore.CURRENT.kind == TestStore.Kind.POSTGRES) {
-            // PostgreSQL: a claim whose snapshot predates a rollback may, rarely, take the message
-            // before its failed attempt is counted (docs/shared-stores.md, limits): it then sees one
-            // attempt fewer, and rolls it back once more here
-            assertThat(rolledBack.get()).isBetween((total + 6) / 7, (total + 6) / 7 + 4);
+            // PostgreSQL: a claim may, very rarely, take the message in the instant between its look at
+            // the attempt ledger and its lock (docs/shared-stores.md, limits): it then sees one attempt
+            // fewer, and rolls it back once more here
+            assertThat(rolledBack.get()).isBetween((total + 6) / 7, (total + 6) / 7 + 2);
         } else {
-            assertThat(rolledBack.get()).isEqualTo((total + 6) / 7);
+            assertThat(rolledBack.get()).as("each failed attempt counted before the next delivery").isEqualTo((total + 6) / 7);
         }
         assertThat(viewCount(QT)).isZero();
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void under_consumers_that_always_roll_back_each_message_is_delivered_max_retries_plus_one_times_then_moved()
+            throws Exception {
+        deliveredMaxRetriesPlusOneTimesThenMoved(null);
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void under_sessions_of_one_subscriber_that_always_roll_back_each_message_is_delivered_max_retries_plus_one_times_then_moved()
+            throws Exception {
+        deliveredMaxRetriesPlusOneTimesThenMoved("AUDIT");
+    }
+
+    /**
+     * Four sessions (as {@code consumer} of a multi-consumer queue, when given) dequeue the head and
+     * roll back, over and over: a delivery racing the count of the rollback before it would see an
+     * attempt too few, and the message would be delivered once more than max_retries allows.
+     */
+    private void deliveredMaxRetriesPlusOneTimesThenMoved(String consumer) throws Exception {
+        int total = sharedStore() ? 300 : 600;
+        int maxRetries = 2;
+        startedQueue("RETRY_Q", "RETRY_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT)
+                .multipleConsumers(consumer != null), QueueProperties.create().maxRetries(maxRetries));
+        if (consumer != null) {
+            admin.addSubscriber("RETRY_Q", io.aqueduct.api.Agent.named(consumer), null);
+        }
+        String exceptionQueue = "AQ$_RETRY_QT_E";
+        QueueSession producer = session();
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < total; i++) {
+            messages.add(Message.of("m-" + i));
+        }
+        Set<MessageId> enqueued = new HashSet<>(producer.enqueueArray("RETRY_Q", EnqueueOptions.create(), messages));
+        producer.commit();
+
+        Map<MessageId, List<Integer>> attemptsSeen = new ConcurrentHashMap<>();
+        List<Future<?>> consumers = new ArrayList<>();
+        DequeueOptions first = DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT).navigation(Navigation.FIRST_MESSAGE)
+                .consumerName(consumer);
+        for (int c = 0; c < 4; c++) {
+            consumers.add(pool.submit(() -> {
+                try (QueueSession s = engine.openSession()) {
+                    while (true) {
+                        try {
+                            Message m = s.dequeue("RETRY_Q", first);
+                            attemptsSeen.computeIfAbsent(m.id(), id -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                                    .add(m.properties().attempts());
+                            s.rollback();
+                        } catch (AqException e) {
+                            if (e.errorCode() != AqError.NO_MESSAGE) {
+                                throw e;
+                            }
+                            if (admin.queueStatistics(exceptionQueue).expired() == total) {
+                                return null;
+                            }
+                            Thread.yield(); // a rolled-back message is on its way back
+                        }
+                    }
+                }
+            }));
+        }
+        for (Future<?> f : consumers) {
+            f.get(80, TimeUnit.SECONDS);
+        }
+        assertThat(attemptsSeen.keySet()).isEqualTo(enqueued);
+        List<Integer> expected = java.util.stream.IntStream.rangeClosed(0, maxRetries).boxed().toList();
+        Map<MessageId, List<Integer>> deviating = new java.util.HashMap<>(attemptsSeen);
+        deviating.values().removeIf(expected::equals);
+        if (TestStore.CURRENT.kind == TestStore.Kind.POSTGRES) {
+            // the instant of docs/shared-stores.md (limits): at most a delivery or two once more, one attempt
+            // seen twice (a count lost or an attempt seen twice every time would show here as many)
+            assertThat(deviating).hasSizeLessThanOrEqualTo(2).allSatisfy((id, seen) -> {
+                assertThat(seen).as("the attempts of %s as its deliveries saw them", id).hasSize(maxRetries + 2);
+                assertThat(new HashSet<>(seen)).as("the attempts of %s", id).isEqualTo(new HashSet<>(expected));
+            });
+        } else {
+            assertThat(deviating).as("messages whose deliveries saw attempts other than 0, 1, 2").isEmpty();
+        }
+        assertThat(admin.queueStatistics("RETRY_Q").ready()).isZero();
     }
 
     // ------------------------------------------------------------------ helpers

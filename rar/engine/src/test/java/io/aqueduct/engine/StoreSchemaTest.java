@@ -435,6 +435,39 @@ class StoreSchemaTest {
         }
     }
 
+    @Test
+    void a_version_8_store_gains_the_claims_second_look_at_the_ledger_and_its_messages_are_dequeued(@TempDir Path dir)
+            throws Exception {
+        TestStore.CURRENT.assumeConfigured();
+        if (TestStore.CURRENT.shared()) {
+            TestStore.CURRENT.emptyStore();
+        }
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            engine.admin().createQueueTable("V8_QT", QueueTableProperties.create().payloadType(PayloadType.TEXT));
+            engine.admin().createQueue("V8_Q", "V8_QT", QueueProperties.create());
+            engine.admin().startQueue("V8_Q", true, true);
+            s.enqueue("V8_Q", null, Message.of("taken"));
+            s.enqueue("V8_Q", null, Message.of("claimed by id"));
+            s.commit();
+        }
+        // schema 8 as it was: PostgreSQL had no AQ_ATTEMPT_ON_RECORD
+        if (TestStore.CURRENT.kind == TestStore.Kind.POSTGRES) {
+            execute(dir, "DROP FUNCTION AQ_ATTEMPT_ON_RECORD(VARCHAR)");
+        }
+        execute(dir, "UPDATE AQ_SCHEMA_VERSION SET VERSION = 8");
+
+        try (AqueductEngine engine = durableEngine(dir); QueueSession s = engine.openSession()) {
+            assertThat(s.dequeue("V8_Q", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)).text())
+                    .isEqualTo("taken");
+            io.aqueduct.api.MessageId second = s.dequeue("V8_Q", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT)
+                    .mode(io.aqueduct.api.DequeueMode.BROWSE)).id();
+            assertThat(s.dequeue("V8_Q", DequeueOptions.create().waitSeconds(DequeueOptions.NO_WAIT).messageId(second)).text())
+                    .isEqualTo("claimed by id");
+            s.commit();
+        }
+        assertThat(recordedVersion(dir)).isEqualTo(io.aqueduct.engine.store.StoreSchema.CURRENT);
+    }
+
     /** The names (upper case) of the indexes of one of the store's tables. */
     private static List<String> indexes(Path dir, String table) throws java.sql.SQLException {
         List<String> names = new ArrayList<>();

@@ -271,7 +271,7 @@ final class SharedStoreSelection implements DequeueSelection {
         if (ready) {
             parts.add(dialect.sql("selection.candidates.notExpired"));
         }
-        parts.add(dialect.sql("selection.candidates.notOnRecord"));
+        parts.add(dialect.sql("selection.candidates.notOnRecordForTake"));
         if (after != null) {
             if (!dialect.rowComparisonRanges()) {
                 parts.add(dialect.sql("selection.candidates.from." + sortOrder));

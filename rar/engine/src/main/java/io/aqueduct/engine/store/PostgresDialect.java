@@ -115,6 +115,24 @@ public final class PostgresDialect extends SharedSqlDialect {
         return "CAST(EXTRACT(EPOCH FROM " + utcTimestamp + ") * 1000 AS BIGINT)";
     }
 
+    /**
+     * Is an attempt on record (AQ_ATTEMPT) now? VOLATILE, so each call reads with a snapshot of its
+     * own instead of the calling statement's: a claim asks it for each row just before it tries the
+     * row's lock, and sees an attempt a rollback recorded while the claim's statement ran. PL/pgSQL,
+     * which is never inlined into the caller (an inlined SQL function would read with the caller's
+     * snapshot again).
+     */
+    @Override
+    protected void createClaimFunctions(Statement s) throws SQLException {
+        s.execute("CREATE OR REPLACE FUNCTION AQ_ATTEMPT_ON_RECORD(ATTEMPT_ID VARCHAR) RETURNS BOOLEAN VOLATILE"
+                + " LANGUAGE plpgsql AS 'BEGIN RETURN EXISTS (SELECT 1 FROM AQ_ATTEMPT A WHERE A.ID = ATTEMPT_ID); END'");
+    }
+
+    @Override
+    protected void dropClaimFunctions(Statement s) throws SQLException {
+        s.execute("DROP FUNCTION IF EXISTS AQ_ATTEMPT_ON_RECORD(VARCHAR)");
+    }
+
     @Override
     protected String quoteKeyword(String word) {
         return word; // SCHEMA is not reserved here: unquoted, it folds to lower case as the views' other columns do

@@ -61,6 +61,14 @@ abstract class SharedSqlDialect implements Dialect {
      */
     protected abstract String createVolatileTable(String nameAndColumns);
 
+    /** Functions the dialect's claims call (statements.properties, selection.claimMessage); none by default. */
+    protected void createClaimFunctions(Statement s) throws SQLException {
+    }
+
+    /** Drops what {@link #createClaimFunctions} created. */
+    protected void dropClaimFunctions(Statement s) throws SQLException {
+    }
+
     /** Tables a dialect adds for itself (signals). */
     protected void createDialectTables(Statement s) throws SQLException {
     }
@@ -192,6 +200,10 @@ abstract class SharedSqlDialect implements Dialect {
                 s.execute("CREATE OR REPLACE VIEW " + StatisticsViews.V
                         + StatisticsViews.columnsAndSelect(nowMillis(), this::utcMillis, doubleType()));
                 s.execute("CREATE OR REPLACE VIEW " + StatisticsViews.GV + StatisticsViews.globalSelect(StatisticsViews.V));
+            }
+            if (version < 9) {
+                // schema 9: what a claim asks once its row is locked (PostgreSQL: selection.claimMessage)
+                createClaimFunctions(s);
             }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());
             StoreSchema.recordCurrent(this, c);
@@ -403,6 +415,7 @@ abstract class SharedSqlDialect implements Dialect {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
             s.execute("DROP SEQUENCE IF EXISTS AQ_MESSAGE_SEQ");
+            dropClaimFunctions(s);
         }
         c.commit();
     }
