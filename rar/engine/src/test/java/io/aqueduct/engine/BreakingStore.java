@@ -31,8 +31,20 @@ final class BreakingStore {
         statementsToBreak.set(times);
     }
 
+    /**
+     * The next statement whose SQL contains {@code fragment} (upper case) runs, and then its connection
+     * breaks before the answer arrives: the database did it, the engine cannot know.
+     */
+    void breakAfterStatementContaining(String fragment) {
+        afterFragment = fragment;
+        afterToBreak.set(1);
+    }
+
+    private volatile String afterFragment;
+    private final java.util.concurrent.atomic.AtomicInteger afterToBreak = new java.util.concurrent.atomic.AtomicInteger();
+
     boolean statementsBroken() {
-        return statementsToBreak.get() == 0;
+        return statementsToBreak.get() == 0 && afterToBreak.get() == 0;
     }
 
     /** The next commit of the calling thread commits and then loses its connection. */
@@ -95,6 +107,20 @@ final class BreakingStore {
             }
             if (method.getName().startsWith("prepare") && args != null && args[0] instanceof String sql) {
                 breakIfArmed(sql);
+                String after = afterFragment;
+                if (method.getName().equals("prepareStatement") && after != null
+                        && sql.toUpperCase(java.util.Locale.ROOT).contains(after)) {
+                    java.sql.PreparedStatement ps = (java.sql.PreparedStatement) method.invoke(real, args);
+                    return proxy(java.sql.PreparedStatement.class, ps, (m, a) -> {
+                        Object done = m.invoke(ps, a);
+                        if (m.getName().startsWith("execute") && afterToBreak.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                            real.close(); // it ran; the answer is lost with the connection
+                            throw new SQLNonTransientConnectionException("The connection broke after the statement ran (test): "
+                                    + sql, "08006");
+                        }
+                        return done;
+                    });
+                }
             }
             Object result = method.invoke(real, args);
             if (method.getName().equals("createStatement")) {

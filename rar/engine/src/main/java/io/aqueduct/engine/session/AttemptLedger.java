@@ -96,11 +96,15 @@ public final class AttemptLedger implements AutoCloseable {
 
     /**
      * Puts REMOVE attempts on record before the messages are handed out (an array dequeue's in one
-     * multi-row statement per {@value #ROWS_PER_STATEMENT}, one round trip each); returns their keys.
+     * multi-row statement per {@value #ROWS_PER_STATEMENT}, one round trip each); their keys go to
+     * {@code ids} before the first statement is sent, so that a write whose outcome is unknown (its
+     * connection lost after the server ran it) still has its record taken out when the transaction ends.
      * {@code own} is a connection of the session's own in auto-commit (sessions do not queue for one).
      */
-    List<String> begin(StoreConnection own, long queueId, List<ReadyEntry> entries) {
-        List<String> ids = new ArrayList<>(entries.size());
+    void begin(StoreConnection own, long queueId, List<ReadyEntry> entries, List<String> ids) {
+        for (ReadyEntry e : entries) {
+            ids.add(id(e.msgid, e.consumer));
+        }
         try {
             for (int from = 0; from < entries.size(); from += ROWS_PER_STATEMENT) {
                 List<ReadyEntry> part = entries.subList(from, Math.min(entries.size(), from + ROWS_PER_STATEMENT));
@@ -108,9 +112,7 @@ public final class AttemptLedger implements AutoCloseable {
                 try (PreparedStatement ps = own.connection().prepareStatement(sql)) {
                     int i = 1;
                     for (ReadyEntry e : part) {
-                        String id = id(e.msgid, e.consumer);
-                        ids.add(id);
-                        ps.setString(i++, id);
+                        ps.setString(i++, id(e.msgid, e.consumer));
                         ps.setString(i++, e.msgid);
                         ps.setString(i++, e.consumer);
                         ps.setLong(i++, queueId);
@@ -122,7 +124,6 @@ public final class AttemptLedger implements AutoCloseable {
         } catch (SQLException ex) {
             throw own.failure(ex);
         }
-        return ids;
     }
 
     /** A connection for a session's ledger records: the store's, in auto-commit. */

@@ -489,7 +489,9 @@ final class Dequeuer {
                 if (session.ledgerConnection == null) {
                     session.ledgerConnection = ledger.openConnection();
                 }
-                tx.attempts.addAll(ledger.begin(session.ledgerConnection, q.meta().id(), entries));
+                // the keys are the transaction's even when the write fails: it may have reached the
+                // server, and a record nobody takes out would hide its message while this node lives
+                ledger.begin(session.ledgerConnection, q.meta().id(), entries, tx.attempts);
             }
             AttemptJournal journal = context.attemptJournal();
             if (journal != null) {
