@@ -491,6 +491,8 @@ final class Dequeuer {
                 }
                 // the keys are the transaction's even when the write fails: it may have reached the
                 // server, and a record nobody takes out would hide its message while this node lives
+                // (if it did not, the late delete may take out a next attempt's record under the same
+                // key: a lesser harm, that attempt's message may come back before it is counted)
                 ledger.begin(session.ledgerConnection, q.meta().id(), entries, tx.attempts);
             }
             AttemptJournal journal = context.attemptJournal();

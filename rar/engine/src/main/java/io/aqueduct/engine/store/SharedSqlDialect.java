@@ -202,7 +202,7 @@ abstract class SharedSqlDialect implements Dialect {
                 s.execute("CREATE OR REPLACE VIEW " + StatisticsViews.GV + StatisticsViews.globalSelect(StatisticsViews.V));
             }
             if (version < 9) {
-                // schema 9: what a claim asks once its row is locked (PostgreSQL: selection.claimMessage)
+                // schema 9: what a claim asks the attempt ledger just before it tries a row's lock (PostgreSQL)
                 createClaimFunctions(s);
             }
             s.execute("CREATE TABLE IF NOT EXISTS AQ_SCHEMA_VERSION (VERSION INT NOT NULL)" + tableOptions());

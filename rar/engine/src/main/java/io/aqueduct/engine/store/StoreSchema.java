@@ -30,8 +30,8 @@ public final class StoreSchema {
      * 7: the original queue of a message moved to an exception queue ({@code AQ_MESSAGE.ORIGINAL_QSCHEMA},
      * {@code ORIGINAL_QUEUE}; NULL in rows moved before: unknown) and the AQ$ views' ORIGINAL_QUEUE_OWNER / _NAME.
      * 8: AQ's statistics views V$AQ and GV$AQ (and, on Derby, the function AQ_NOW_MILLIS they read the clock with).
-     * 9: on PostgreSQL, the function AQ_ATTEMPT_ON_RECORD a claim asks once its row is locked (nothing on
-     * Derby and MariaDB, whose version number moves with the others).
+     * 9: on PostgreSQL, the function AQ_ATTEMPT_ON_RECORD a claim asks the attempt ledger with, just before it
+     * tries a row's lock (nothing on Derby and MariaDB, whose version number moves with the others).
      */
     public static final int CURRENT = 9;
 
