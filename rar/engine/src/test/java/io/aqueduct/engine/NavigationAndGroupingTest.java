@@ -183,6 +183,74 @@ class NavigationAndGroupingTest extends EngineFixture {
         s.commit();
     }
 
+    // A remover's next dequeue may try the candidates its last one read (AQ: NEXT_MESSAGE fetches from the
+    // results of an earlier SELECT); whatever happened to them since must count as a fresh read would.
+
+    @Test
+    void a_remover_gets_neither_what_another_session_took_since_its_last_dequeue_nor_what_it_holds() {
+        plainQueue(SortOrder.ENQ_TIME);
+        transaction("a", "b", "c", "d", "e");
+        QueueSession one = session();
+        QueueSession two = session();
+        assertThat(one.dequeue("Q", noWait()).text()).isEqualTo("a");
+        one.commit();
+
+        assertThat(two.dequeue("Q", noWait()).text()).isEqualTo("b");
+        two.commit();
+        assertThat(one.dequeue("Q", noWait()).text()).isEqualTo("c");
+        one.commit();
+
+        assertThat(two.dequeue("Q", noWait()).text()).isEqualTo("d"); // held, not committed
+        assertThat(one.dequeue("Q", noWait()).text()).isEqualTo("e");
+        one.commit();
+        expectError(AqError.NO_MESSAGE, () -> one.dequeue("Q", noWait()));
+
+        two.rollback(); // d is back, its attempt counted
+        Message d = one.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE));
+        assertThat(d.text()).isEqualTo("d");
+        assertThat(d.properties().attempts()).isEqualTo(1);
+        one.commit();
+    }
+
+    @Test
+    void a_remover_does_not_get_a_message_that_expired_since_its_last_dequeue() {
+        plainQueue(SortOrder.ENQ_TIME);
+        transaction(Message.of("a"), Message.of("b", MessageProperties.create().expiration(5)), Message.of("c"));
+        QueueSession s = session();
+        assertThat(s.dequeue("Q", noWait()).text()).isEqualTo("a");
+        s.commit();
+
+        clock.advanceSeconds(6);
+
+        assertThat(s.dequeue("Q", noWait()).text()).isEqualTo("c");
+        s.commit();
+        engine.timeManager().runDue();
+        admin.startQueue("AQ$_QT_E", false, true);
+        assertThat(s.dequeue("AQ$_QT_E", noWait()).text()).isEqualTo("b");
+        s.commit();
+    }
+
+    @Test
+    void a_remover_does_not_get_a_message_moved_to_the_exception_queue_since_its_last_dequeue() {
+        startedQueue("Q", "QT", QueueTableProperties.create().payloadType(PayloadType.TEXT),
+                QueueProperties.create().maxRetries(0));
+        transaction("a", "b", "c");
+        QueueSession one = session();
+        QueueSession two = session();
+        assertThat(one.dequeue("Q", noWait()).text()).isEqualTo("a");
+        one.commit();
+
+        assertThat(two.dequeue("Q", noWait()).text()).isEqualTo("b");
+        two.rollback(); // max_retries 0: b goes to the exception queue
+
+        assertThat(one.dequeue("Q", noWait()).text()).isEqualTo("c");
+        one.commit();
+        expectError(AqError.NO_MESSAGE, () -> one.dequeue("Q", noWait().navigation(Navigation.FIRST_MESSAGE)));
+        admin.startQueue("AQ$_QT_E", false, true);
+        assertThat(one.dequeue("AQ$_QT_E", noWait()).text()).isEqualTo("b");
+        one.commit();
+    }
+
     @Test
     void with_a_wait_browsing_next_message_wraps_to_the_first_message_after_the_last() {
         plainQueue(SortOrder.ENQ_TIME);

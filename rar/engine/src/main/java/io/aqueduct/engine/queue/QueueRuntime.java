@@ -129,9 +129,10 @@ public final class QueueRuntime {
      * Consumes up to {@code max} available messages of a single-consumer queue after {@code after}
      * (from the head when null), in dequeue order, on the transaction of {@code connection}: the
      * plain REMOVE dequeue without id, correlation, condition, group or retention ({@link #takes()}).
+     * {@code cursor} is the session's for this position: what a single-message take read ahead.
      */
-    public List<Taken> take(StoreConnection connection, ReadyEntry after, long now, int max) {
-        return ((SharedStoreSelection) selection).take(meta, connection, after, now, max);
+    public List<Taken> take(StoreConnection connection, ReadyEntry after, long now, int max, TakeCursor cursor) {
+        return ((SharedStoreSelection) selection).take(meta, connection, after, now, max, cursor);
     }
 
     /**

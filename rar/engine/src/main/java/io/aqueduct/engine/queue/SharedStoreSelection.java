@@ -260,9 +260,10 @@ final class SharedStoreSelection implements DequeueSelection {
      * record, consumes them and returns their rows in dequeue order, as a hand-written SKIP LOCKED
      * queue does: in one statement where {@link Dialect#takesInOneStatement()}, else by key.
      */
-    List<QueueRuntime.Taken> take(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
+    List<QueueRuntime.Taken> take(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max,
+            TakeCursor cursor) {
         if (!dialect.takesInOneStatement()) {
-            return takeByKeys(meta, sc, after, now, max);
+            return takeByKeys(meta, sc, after, now, max, cursor);
         }
         String sortOrder = meta.table().sortOrder().name();
         boolean ready = meta.availableState() == MessageState.READY.code();
@@ -312,14 +313,32 @@ final class SharedStoreSelection implements DequeueSelection {
      * holds it and its attempt is not on record) and consumed by key in one batch; as many of the
      * next ones as other transactions held, then the next page, until the array is full or the
      * queue ends. Four round trips for a whole array, as the raw SKIP LOCKED queue's select and delete;
-     * a single message is claimed and consumed in one statement where the dialect can ({@link #consumeOne}).
+     * a single message is claimed and consumed in one statement where the dialect can ({@link #consumeOne}),
+     * and the rest of its page kept in the session's {@code cursor} for its next take (one round trip
+     * then, where a read of the head and the statement took two).
      */
-    private List<QueueRuntime.Taken> takeByKeys(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max) {
+    private List<QueueRuntime.Taken> takeByKeys(QueueMeta meta, StoreConnection sc, ReadyEntry after, long now, int max,
+            TakeCursor cursor) {
         QueueRuntime.Request r = new QueueRuntime.Request(null, null, DequeueMode.REMOVE, Navigation.NEXT_MESSAGE, after,
                 null, null, null, now, sc);
         int pageSize = Math.min(max, TAKE_PAGE_MAX) + TAKE_SLACK; // a huge array goes page by page
         List<QueueRuntime.Taken> out = new ArrayList<>();
         sc.jdbc(c -> {
+            boolean single = max == 1 && dialect.consumesOneWithoutWaiting(c);
+            if (single && cursor.continues(after)) {
+                while (out.isEmpty() && !cursor.ahead.isEmpty()) {
+                    ReadyEntry e = cursor.ahead.poll();
+                    // still in this queue and READY, or the statement finds nothing; expired since: the time manager's
+                    if (e.expiresAt > now) {
+                        consumeOne(c, meta, e, out);
+                    }
+                }
+                if (!out.isEmpty()) {
+                    cursor.after = out.get(0).entry();
+                    return;
+                }
+            }
+            cursor.reset();
             ReadyEntry from = after;
             while (out.size() < max) {
                 List<ReadyEntry> page = page(c, meta, r, from, null, null, null, pageSize);
@@ -327,6 +346,10 @@ final class SharedStoreSelection implements DequeueSelection {
                     if (max - out.size() == 1 && dialect.consumesOneWithoutWaiting(c)) {
                         consumeOne(c, meta, page.get(i), out); // one round trip where a claim and a delete took two
                         i++;
+                        if (single && !out.isEmpty()) {
+                            cursor.after = out.get(0).entry();
+                            cursor.ahead.addAll(page.subList(i, page.size()));
+                        }
                         continue;
                     }
                     int n = Math.min(max - out.size(), page.size() - i); // what others hold, the next ones make up for
@@ -429,6 +452,7 @@ final class SharedStoreSelection implements DequeueSelection {
         if (consumerPart) {
             sql.add(dialect.sql("selection.candidates.joinConsumer"));
         }
+        sql.add(dialect.sql("selection.candidates.joinLedger"));
         sql.add(dialect.sql("selection.candidates.where"));
         if (meta.availableState() == MessageState.READY.code()) {
             sql.add(dialect.sql("selection.candidates.notExpired")); // expired: the time manager's
@@ -457,6 +481,7 @@ final class SharedStoreSelection implements DequeueSelection {
             if (consumerPart) {
                 ps.setString(i++, "/" + r.consumer());
             }
+            ps.setString(i++, "/" + (r.consumer() == null ? "" : r.consumer()));
             ps.setLong(i++, meta.id());
             ps.setInt(i++, meta.availableState());
             if (meta.availableState() == MessageState.READY.code()) {
@@ -468,7 +493,6 @@ final class SharedStoreSelection implements DequeueSelection {
             if (msgid != null) {
                 ps.setString(i++, msgid);
             }
-            ps.setString(i++, "/" + (r.consumer() == null ? "" : r.consumer()));
             if (after != null) {
                 i = bindAfter(ps, i, meta, after, dialect.rowComparisonRanges());
             }

@@ -446,7 +446,7 @@ final class Dequeuer {
             Navigation nav, EngineSession.Position pos, int max) {
         List<QueueRuntime.Taken> taken;
         try {
-            taken = q.take(c, nav == Navigation.FIRST_MESSAGE ? null : pos.last, context.clock().millis(), max);
+            taken = q.take(c, nav == Navigation.FIRST_MESSAGE ? null : pos.last, context.clock().millis(), max, pos.cursor);
         } catch (RuntimeException e) {
             if (c.inGlobalTransaction()) {
                 tx.rollbackOnly = true; // no savepoint in a branch: what the statement did cannot be undone alone

@@ -12,6 +12,7 @@ import io.aqueduct.api.Agent;
 import io.aqueduct.engine.queue.QualifiedName;
 import io.aqueduct.engine.queue.QueueRuntime;
 import io.aqueduct.engine.queue.ReadyEntry;
+import io.aqueduct.engine.queue.TakeCursor;
 import io.aqueduct.engine.store.StoreConnection;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -49,6 +50,8 @@ public final class EngineSession implements QueueSession {
     static final class Position {
         ReadyEntry last;
         String correlation;
+        /** What a take read past {@code last} (shared stores that take by key). */
+        final TakeCursor cursor = new TakeCursor();
     }
 
     private final Enqueuer enqueuer;
