@@ -121,6 +121,23 @@ class ArrayDequeueTest extends EngineFixture {
     }
 
     @Test
+    void an_array_passes_by_a_message_another_session_has_locked_and_gets_it_once_that_session_lets_it_go() {
+        priorityQueue();
+        QueueSession a = session();
+        QueueSession b = session();
+        enqueue(a, 0, 9); // order m0 m3 m6 m1 m4 m7 m2 m5 m8
+        Message locked = a.dequeue("Q", FIRST_NO_WAIT.copy().mode(DequeueMode.LOCKED));
+        assertThat(locked.payload()).isEqualTo("m0");
+
+        assertThat(payloads(b.dequeueArray("Q", FIRST_NO_WAIT, 5))).containsExactly("m3", "m6", "m1", "m4", "m7");
+        b.commit();
+        a.commit(); // the lock goes, m0 stays
+        assertThat(payloads(b.dequeueArray("Q", FIRST_NO_WAIT, 10))).containsExactly("m0", "m2", "m5", "m8");
+        b.commit();
+        assertNoMessage(b, "Q");
+    }
+
+    @Test
     void an_array_of_more_messages_than_one_statement_takes_is_taken_whole_and_its_rollback_counts_each_attempt() {
         // 1,250: over the rows one statement puts on record (200) and one page of a take (500) holds
         priorityQueue();

@@ -353,7 +353,10 @@ final class SharedStoreSelection implements DequeueSelection {
                         continue;
                     }
                     int n = Math.min(max - out.size(), page.size() - i); // what others hold, the next ones make up for
-                    claimAndConsume(c, meta, page.subList(i, i + n), out);
+                    List<ReadyEntry> candidates = page.subList(i, i + n);
+                    if (!dialect.consumesOneWithoutWaiting(c) || !consumeAtOnce(c, meta, candidates, out)) {
+                        claimAndConsume(c, meta, candidates, out);
+                    }
                     i += n;
                 }
                 if (page.size() < pageSize) {
@@ -387,6 +390,37 @@ final class SharedStoreSelection implements DequeueSelection {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Claims and consumes candidates in one statement ({@code selection.consumeAtOnce}), as {@link #consumeOne}
+     * does one: those gone or on record are left out. False, with nothing done, when another transaction
+     * holds one of them (or a row the server read on the way: it may scan a small table): the statement fails
+     * at once, undoes itself alone, and the claim by key (which passes held rows by) takes over.
+     */
+    private boolean consumeAtOnce(Connection c, QueueMeta meta, List<ReadyEntry> candidates, List<QueueRuntime.Taken> out)
+            throws SQLException {
+        List<QueueRuntime.Taken> taken = new ArrayList<>(candidates.size());
+        try (PreparedStatement ps = c.prepareStatement(Statements.ids(dialect.sql("selection.consumeAtOnce"), candidates.size()))) {
+            int i = 1;
+            for (ReadyEntry e : candidates) {
+                ps.setString(i++, e.msgid);
+            }
+            ps.setInt(i++, meta.availableState());
+            ps.setString(i++, "/");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    taken.add(taken(rs));
+                }
+            }
+        } catch (SQLException e) {
+            if (dialect.heldByAnother(e)) {
+                return false;
+            }
+            throw e;
+        }
+        out.addAll(taken);
+        return true;
     }
 
     private void claimAndConsume(Connection c, QueueMeta meta, List<ReadyEntry> candidates, List<QueueRuntime.Taken> out)
