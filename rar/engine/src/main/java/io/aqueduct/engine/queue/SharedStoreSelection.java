@@ -308,11 +308,12 @@ final class SharedStoreSelection implements DequeueSelection {
 
     /**
      * The take where a locking scan would lock more than it returns (InnoDB): the head read without
-     * locks (a page of {@code max} and a few more), then its first {@code max} candidates claimed by key in
-     * one statement ({@code selection.claimMessages}: each row locked only if no other transaction
-     * holds it and its attempt is not on record) and consumed by key in one batch; as many of the
-     * next ones as other transactions held, then the next page, until the array is full or the
-     * queue ends. Four round trips for a whole array, as the raw SKIP LOCKED queue's select and delete;
+     * locks (a page of {@code max} and a few more), then its first {@code max} candidates claimed and
+     * consumed in one statement that does not wait ({@link #consumeAtOnce}) or, when another transaction
+     * holds one of them, claimed by key in one statement ({@code selection.claimMessages}: each row locked
+     * only if no other transaction holds it and its attempt is not on record) and consumed by key in one
+     * batch; as many of the next ones as other transactions held, then the next page, until the array is
+     * full or the queue ends. Two round trips for a whole array, as the raw SKIP LOCKED queue's select and delete;
      * a single message is claimed and consumed in one statement where the dialect can ({@link #consumeOne}),
      * and the rest of its page kept in the session's {@code cursor} for its next take (one round trip
      * then, where a read of the head and the statement took two).

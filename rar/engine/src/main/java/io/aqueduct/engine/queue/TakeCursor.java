@@ -8,7 +8,8 @@ import java.util.ArrayDeque;
  * the results of the SELECT run in the FIRST_MESSAGE navigation ... so subsequent dequeues need not
  * run the entire SELECT again"; here the results are a few rows, and once they are used up (or none
  * of them can be had) the next dequeue reads after its position as before. Each candidate is still
- * checked when it is consumed (state, queue, expiry, attempt ledger, another transaction's lock), so
+ * checked when it is consumed (still there in the queue's available state, not expired, not on record in
+ * the attempt ledger, not held by another transaction), so
  * a cursor never hands out what a fresh read would not; what it can miss is a message that became
  * available since and sorts between the position and the candidate, as a snapshot would.
  * One per dequeue position of a session; not thread-safe (a session is used by one thread at a time).
