@@ -401,19 +401,9 @@ final class SharedStoreSelection implements DequeueSelection {
      */
     private boolean consumeAtOnce(Connection c, QueueMeta meta, List<ReadyEntry> candidates, List<QueueRuntime.Taken> out)
             throws SQLException {
-        List<QueueRuntime.Taken> taken = new ArrayList<>(candidates.size());
-        try (PreparedStatement ps = c.prepareStatement(Statements.ids(dialect.sql("selection.consumeAtOnce"), candidates.size()))) {
-            int i = 1;
-            for (ReadyEntry e : candidates) {
-                ps.setString(i++, e.msgid);
-            }
-            ps.setInt(i++, meta.availableState());
-            ps.setString(i++, "/");
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    taken.add(taken(rs));
-                }
-            }
+        List<QueueRuntime.Taken> taken;
+        try {
+            taken = byKeys(c, "selection.consumeAtOnce", meta, candidates);
         } catch (SQLException e) {
             if (dialect.heldByAnother(e)) {
                 return false;
@@ -424,10 +414,11 @@ final class SharedStoreSelection implements DequeueSelection {
         return true;
     }
 
-    private void claimAndConsume(Connection c, QueueMeta meta, List<ReadyEntry> candidates, List<QueueRuntime.Taken> out)
+    /** Runs a statement on candidates by key (msgid..., the queue's available state, ledger suffix) for their rows. */
+    private List<QueueRuntime.Taken> byKeys(Connection c, String statement, QueueMeta meta, List<ReadyEntry> candidates)
             throws SQLException {
-        List<QueueRuntime.Taken> claimed = new ArrayList<>(candidates.size());
-        try (PreparedStatement ps = c.prepareStatement(Statements.ids(dialect.sql("selection.claimMessages"), candidates.size()))) {
+        List<QueueRuntime.Taken> rows = new ArrayList<>(candidates.size());
+        try (PreparedStatement ps = c.prepareStatement(Statements.ids(dialect.sql(statement), candidates.size()))) {
             int i = 1;
             for (ReadyEntry e : candidates) {
                 ps.setString(i++, e.msgid);
@@ -436,10 +427,16 @@ final class SharedStoreSelection implements DequeueSelection {
             ps.setString(i++, "/");
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    claimed.add(taken(rs));
+                    rows.add(taken(rs));
                 }
             }
         }
+        return rows;
+    }
+
+    private void claimAndConsume(Connection c, QueueMeta meta, List<ReadyEntry> candidates, List<QueueRuntime.Taken> out)
+            throws SQLException {
+        List<QueueRuntime.Taken> claimed = byKeys(c, "selection.claimMessages", meta, candidates);
         if (claimed.isEmpty()) {
             return;
         }
